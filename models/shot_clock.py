@@ -1,0 +1,151 @@
+"""Plain dataclasses that cross workflow, activity and CLI boundaries for shot clocks.
+
+Dates are ISO strings (YYYY-MM-DD) and day counts are ints: Temporal's default
+payload converter does not carry `date` or `timedelta`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_REMINDER_OFFSETS = [30, 14, 7, 3, 1]
+DEFAULT_WINDOW_ALERT_OFFSETS = [3, 1]
+DEFAULT_JUDICIAL_REVIEW_OFFSETS = [14, 7, 3, 1, 0]
+
+
+@dataclass
+class NoticeItem:
+    """One missing item in an incompleteness notice, with the rule that requires it."""
+
+    id: str
+    text: str = ""
+    rule: str = ""
+
+
+@dataclass
+class ClockEvent:
+    """One entry of an application's timeline, in the compute contract's vocabulary."""
+
+    type: str
+    date: str
+    items: list[NoticeItem] = field(default_factory=list)
+    days: int | None = None
+    new_date: str | None = None
+    outcome: str | None = None
+    note: str = ""
+    recorded_by: str = ""
+    event_id: str = ""
+
+    def to_contract(self) -> dict[str, Any]:
+        """The event as the compute contract's JSON shape."""
+        out: dict[str, Any] = {"type": self.type, "date": self.date}
+        if self.items:
+            out["items"] = [{"id": i.id, "text": i.text, "rule": i.rule} for i in self.items]
+        if self.days is not None:
+            out["days"] = self.days
+        if self.new_date is not None:
+            out["new_date"] = self.new_date
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        return out
+
+
+@dataclass
+class CalendarSnapshot:
+    """The calendar a clock is counted on, frozen into the workflow so replays agree."""
+
+    jurisdiction: str
+    state: str | None
+    time_zone: str
+    rule_pack: str
+    local_holidays: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Contacts:
+    """Who hears about a clock."""
+
+    planner_email: str
+    supervisor_email: str
+    attorney_email: str
+    applicant_email: str = ""
+    applicant_name: str = ""
+
+
+@dataclass
+class ApplicationInfo:
+    """What the city knows about a wireless application when it opens the clock."""
+
+    application_id: str
+    category: str | None
+    batch: list[str]
+    site_address: str
+    calendar: CalendarSnapshot
+    contacts: Contacts
+    reminder_offsets: list[int] = field(default_factory=lambda: list(DEFAULT_REMINDER_OFFSETS))
+    window_alert_offsets: list[int] = field(
+        default_factory=lambda: list(DEFAULT_WINDOW_ALERT_OFFSETS)
+    )
+    judicial_review_offsets: list[int] = field(
+        default_factory=lambda: list(DEFAULT_JUDICIAL_REVIEW_OFFSETS)
+    )
+    description: str = ""
+
+
+@dataclass
+class ShotClockInput:
+    """Workflow input; on continue-as-new it also carries what has been sent."""
+
+    application: ApplicationInfo
+    events: list[ClockEvent]
+    sent_alert_keys: list[str] = field(default_factory=list)
+    skipped_alert_keys: list[str] = field(default_factory=list)
+    risk_flagged: bool = False
+    event_sequence: int = 0
+
+
+@dataclass
+class NoticeRequest:
+    """Render and deliver one notice; `notice_key` makes it exactly-once."""
+
+    notice_key: str
+    kind: str
+    application: ApplicationInfo
+    to: list[str]
+    cc: list[str]
+    clock: dict[str, Any]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class NoticeReceipt:
+    notice_key: str
+    delivered: bool
+    already_sent: bool
+    transport: str
+    location: str
+
+
+@dataclass
+class ApplicationRecord:
+    """Upsert the application and its computed clock into the read model."""
+
+    application: ApplicationInfo
+    clock: dict[str, Any]
+    workflow_id: str
+    risk_flagged: bool = False
+
+
+@dataclass
+class EventRecord:
+    application_id: str
+    event: ClockEvent
+
+
+@dataclass
+class ClockUpdateResult:
+    """What an update returns to the caller: the event as recorded and the new clock."""
+
+    event_id: str
+    clock: dict[str, Any]

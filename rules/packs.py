@@ -1,0 +1,145 @@
+"""Rule packs and jurisdictions as data: one JSON file per regime, loaded once at import.
+
+A rule pack names each category's period, the rule that sets it, how the first and later
+incompleteness notices act on the clock, and whether the date rolls forward. A
+jurisdiction names its state calendar, time zone, local closures and rule pack.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+FEDERAL_PACK = "federal"
+
+
+@dataclass(frozen=True)
+class NoticeRule:
+    effect: str  # "reset" or "toll"
+    within_days: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class CategoryRule:
+    key: str
+    label: str
+    days: int
+    rule: str
+    small_wireless: bool
+    eligible_facilities_request: bool
+    roll_forward: bool
+    first_notice: NoticeRule
+    later_notice_within_days: int
+    later_notice_rule: str
+    agreement_rule: str
+
+
+@dataclass(frozen=True)
+class BatchRule:
+    categories: frozenset[str]
+    rule: str
+
+
+@dataclass(frozen=True)
+class RulePack:
+    key: str
+    name: str
+    effective_from: date
+    citation: str
+    counting_rule: str
+    categories: Mapping[str, CategoryRule]
+    batch: BatchRule
+    late_first_notice_rule: str
+    never_tolls_rule: str
+
+
+@dataclass(frozen=True)
+class Jurisdiction:
+    key: str
+    name: str
+    state: str | None
+    time_zone: str
+    rule_pack: str
+    local_closures: tuple[str, ...]
+    supervisor_email: str
+    attorney_email: str
+
+
+def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
+    first = raw["first_notice"]
+    return CategoryRule(
+        key=key,
+        label=raw["label"],
+        days=int(raw["days"]),
+        rule=raw["rule"],
+        small_wireless=bool(raw.get("small_wireless", False)),
+        eligible_facilities_request=bool(raw.get("eligible_facilities_request", False)),
+        roll_forward=bool(raw["roll_forward"]),
+        first_notice=NoticeRule(first["effect"], int(first["within_days"]), first["rule"]),
+        later_notice_within_days=int(raw["later_notice"]["within_days"]),
+        later_notice_rule=raw["later_notice"]["rule"],
+        agreement_rule=raw["agreement_rule"],
+    )
+
+
+def _load_pack(path: Path) -> RulePack:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return RulePack(
+        key=raw["key"],
+        name=raw["name"],
+        effective_from=date.fromisoformat(raw["effective_from"]),
+        citation=raw["citation"],
+        counting_rule=raw["counting_rule"],
+        categories=MappingProxyType({k: _category(k, v) for k, v in raw["categories"].items()}),
+        batch=BatchRule(frozenset(raw["batch"]["categories"]), raw["batch"]["rule"]),
+        late_first_notice_rule=raw["late_first_notice_rule"],
+        never_tolls_rule=raw["never_tolls_rule"],
+    )
+
+
+def _load_jurisdiction(path: Path) -> Jurisdiction:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return Jurisdiction(
+        key=raw["key"],
+        name=raw["name"],
+        state=raw.get("state"),
+        time_zone=raw["time_zone"],
+        rule_pack=raw["rule_pack"],
+        local_closures=tuple(raw.get("local_closures", [])),
+        supervisor_email=raw["contacts"]["supervisor_email"],
+        attorney_email=raw["contacts"]["attorney_email"],
+    )
+
+
+# Loaded eagerly so workflow code (which imports this module through the sandbox's
+# pass-through) never touches the file system.
+RULE_PACKS: Mapping[str, RulePack] = MappingProxyType(
+    {p.key: p for p in map(_load_pack, sorted((DATA_DIR / "packs").glob("*.json")))}
+)
+JURISDICTIONS: Mapping[str, Jurisdiction] = MappingProxyType(
+    {j.key: j for j in map(_load_jurisdiction, sorted((DATA_DIR / "jurisdictions").glob("*.json")))}
+)
+CATEGORY_KEYS: tuple[str, ...] = tuple(RULE_PACKS[FEDERAL_PACK].categories)
+
+
+def rule_pack(key: str) -> RulePack:
+    try:
+        return RULE_PACKS[key]
+    except KeyError:
+        known = ", ".join(sorted(RULE_PACKS))
+        raise ValueError(f"unknown rule pack '{key}' (known: {known})") from None
+
+
+def jurisdiction(key: str) -> Jurisdiction:
+    try:
+        return JURISDICTIONS[key]
+    except KeyError:
+        known = ", ".join(sorted(JURISDICTIONS))
+        raise ValueError(f"unknown jurisdiction '{key}' (known: {known})") from None

@@ -1,0 +1,74 @@
+"""Configuration in one place: task queues, addresses and paths, from the environment.
+
+Every variable has an embedded default so `clearance run` works on a fresh machine.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent
+
+SHOT_CLOCK_TASK_QUEUE = "clearance-shot-clocks"
+
+# Custom search attributes the workflows upsert; registered by the embedded stack and
+# by `clearance worker` so an operator can list at-risk clocks in the Temporal UI.
+SEARCH_ATTRIBUTES: dict[str, str] = {
+    "ShotClockDate": "Datetime",
+    "ConservativeDate": "Datetime",
+    "ClockStatus": "Keyword",
+    "Jurisdiction": "Keyword",
+    "ApplicationCategory": "Keyword",
+    "DeemedApprovalRisk": "Bool",
+}
+
+
+def _env(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    return value if value not in (None, "") else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    temporal_address: str
+    temporal_namespace: str
+    temporal_ui_port: int
+    database_url: str
+    outbox_dir: Path
+    smtp_host: str
+    smtp_port: int
+    smtp_user: str
+    smtp_password: str
+    smtp_starttls: bool
+    mail_from: str
+    task_queue: str
+
+    @property
+    def temporal_port(self) -> int:
+        return int(self.temporal_address.rsplit(":", 1)[1])
+
+    @property
+    def temporal_db_file(self) -> Path:
+        return self.data_dir / "temporal.db"
+
+
+def load_settings() -> Settings:
+    data_dir = Path(_env("CLEARANCE_DATA_DIR", str(PROJECT_ROOT / "var"))).resolve()
+    return Settings(
+        data_dir=data_dir,
+        temporal_address=_env("CLEARANCE_TEMPORAL_ADDRESS", "localhost:7233"),
+        temporal_namespace=_env("CLEARANCE_TEMPORAL_NAMESPACE", "default"),
+        temporal_ui_port=int(_env("CLEARANCE_TEMPORAL_UI_PORT", "8233")),
+        database_url=_env("CLEARANCE_DATABASE_URL", f"sqlite:///{data_dir / 'clearance.db'}"),
+        outbox_dir=Path(_env("CLEARANCE_OUTBOX_DIR", str(data_dir / "outbox"))),
+        smtp_host=_env("CLEARANCE_SMTP_HOST", ""),
+        smtp_port=int(_env("CLEARANCE_SMTP_PORT", "25")),
+        smtp_user=_env("CLEARANCE_SMTP_USER", ""),
+        smtp_password=_env("CLEARANCE_SMTP_PASSWORD", ""),
+        smtp_starttls=_env("CLEARANCE_SMTP_STARTTLS", "false").lower() in ("1", "true", "yes"),
+        mail_from=_env("CLEARANCE_MAIL_FROM", "Clearance <clearance@localhost>"),
+        task_queue=_env("CLEARANCE_TASK_QUEUE", SHOT_CLOCK_TASK_QUEUE),
+    )
