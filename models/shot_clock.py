@@ -149,3 +149,86 @@ class ClockUpdateResult:
 
     event_id: str
     clock: dict[str, Any]
+
+
+@dataclass
+class IncompleteNoticeInput:
+    """A written notice of incompleteness: each missing item with the rule requiring it."""
+
+    date: str
+    items: list[NoticeItem]
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class ResubmissionInput:
+    date: str
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class TollingAgreementInput:
+    """A written tolling agreement: extends by `days` or sets `new_date`."""
+
+    date: str
+    days: int | None = None
+    new_date: str | None = None
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class DecisionInput:
+    date: str
+    outcome: str
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class WithdrawalInput:
+    date: str
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class ApplicantNoticeInput:
+    """deemed_granted_notice, applicant_public_notice or deemed_approved_notice."""
+
+    date: str
+    kind: str
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class NonTollingEventInput:
+    """A moratorium, hearing notice or appeal: recorded, never tolls."""
+
+    date: str
+    kind: str
+    recorded_by: str = ""
+    note: str = ""
+
+
+@dataclass
+class LocalClosureInput:
+    """A day the city's offices are closed, entered after the clock was opened."""
+
+    date: str
+    recorded_by: str = ""
+
+
+@dataclass
+class ClockSummary:
+    """What `clearance clock show` displays: the application, its timeline and clock."""
+
+    application: ApplicationInfo
+    events: list[ClockEvent]
+    clock: dict[str, Any]
+    upcoming_alerts: list[dict[str, str]]
+    sent_alerts: list[str]
+    risk_flagged: bool

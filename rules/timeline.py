@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from rules.calendars import available_states
 from rules.packs import FEDERAL_PACK, RULE_PACKS, rule_pack
 
 EVENT_TYPES: tuple[str, ...] = (
@@ -202,8 +203,6 @@ def parse_timeline(raw: Any) -> Timeline:
         if not isinstance(state, str) or not re.fullmatch(r"[A-Za-z]{2}", state):
             raise TimelineError(f"state: {state!r} is not a two-letter state code")
         state = state.upper()
-        from rules.calendars import available_states
-
         if state not in available_states():
             raise TimelineError(
                 f"state: no holiday calendar configured for {state!r} "

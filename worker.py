@@ -1,0 +1,104 @@
+"""The Clearance worker: runs the shot clock workflows and their activities.
+
+`clearance worker` (or `python worker.py`) connects to the Temporal address from the
+environment; the embedded stack (`clearance run`) builds the same worker in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from temporalio.api.enums.v1 import IndexedValueType
+from temporalio.api.operatorservice.v1 import (
+    AddSearchAttributesRequest,
+    ListSearchAttributesRequest,
+)
+from temporalio.client import Client
+from temporalio.worker import Worker
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
+
+from activities.mail import Transport, transport_from_settings
+from activities.notices import NoticeActivities
+from activities.records import ClockRecords
+from activities.rendering import NoticeRenderer
+from models.database import make_engine
+from settings import SEARCH_ATTRIBUTES, Settings, load_settings
+from workflows.shot_clock import ShotClockWorkflow
+
+log = logging.getLogger("clearance.worker")
+
+# The pure rules and the payload dataclasses are deterministic and import no I/O
+# libraries: pass them through the sandbox instead of re-importing them per run.
+WORKFLOW_RUNNER = SandboxedWorkflowRunner(
+    restrictions=SandboxRestrictions.default.with_passthrough_modules(
+        "rules", "models.shot_clock", "activities.names"
+    )
+)
+
+
+async def connect(settings: Settings) -> Client:
+    return await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+
+
+async def ensure_search_attributes(client: Client, namespace: str) -> None:
+    """Register the custom search attributes the workflows upsert (idempotent)."""
+    existing = await client.operator_service.list_search_attributes(
+        ListSearchAttributesRequest(namespace=namespace)
+    )
+    missing = {
+        name: IndexedValueType.Value(f"INDEXED_VALUE_TYPE_{kind.upper()}")
+        for name, kind in SEARCH_ATTRIBUTES.items()
+        if name not in existing.custom_attributes
+    }
+    if missing:
+        await client.operator_service.add_search_attributes(
+            AddSearchAttributesRequest(namespace=namespace, search_attributes=missing)
+        )
+
+
+def build_worker(
+    client: Client,
+    settings: Settings,
+    *,
+    executor: ThreadPoolExecutor,
+    task_queue: str | None = None,
+    transport: Transport | None = None,
+    notice_activities: NoticeActivities | None = None,
+    **worker_options: Any,
+) -> Worker:
+    """One worker for the shot clock workflows and all their activities."""
+    engine = make_engine(settings.database_url)
+    records = ClockRecords(engine)
+    notices = notice_activities or NoticeActivities(
+        engine,
+        NoticeRenderer(),
+        transport or transport_from_settings(settings),
+        mail_from=settings.mail_from,
+    )
+    return Worker(
+        client,
+        task_queue=task_queue or settings.task_queue,
+        workflows=[ShotClockWorkflow],
+        activities=[records.record_application, records.record_event, notices.send_notice],
+        activity_executor=executor,
+        workflow_runner=WORKFLOW_RUNNER,
+        **worker_options,
+    )
+
+
+async def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = load_settings()
+    client = await connect(settings)
+    await ensure_search_attributes(client, settings.temporal_namespace)
+    with ThreadPoolExecutor(max_workers=16) as executor:
+        worker = build_worker(client, settings, executor=executor)
+        log.info("worker on task queue %s at %s", settings.task_queue, settings.temporal_address)
+        await worker.run()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
