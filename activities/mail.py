@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 import logging
 import os
@@ -22,6 +23,10 @@ logger = logging.getLogger(__name__)
 
 NOTICE_KEY_HEADER = "X-Clearance-Notice-Key"
 
+# Fold headers only past RFC 5322's hard limit: the stdlib folds some 80-character
+# subjects onto a continuation line, and its own parser then reads a leading space.
+MAIL_POLICY = email.policy.default.clone(max_line_length=998)
+
 
 def message_id_for(notice_key: str) -> str:
     """A Message-ID that is the same on every attempt, so mail clients can dedupe."""
@@ -38,7 +43,7 @@ def build_message(
     cc: list[str],
     date: datetime | None = None,
 ) -> EmailMessage:
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = mail_from
     if to:
         msg["To"] = ", ".join(to)

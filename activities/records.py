@@ -70,9 +70,7 @@ class ClockRecords:
         )
         # One statement, so two workers racing on the same id cannot both insert;
         # created_at is left out of the update so it keeps the first write's time.
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[table.c.application_id], set_=values
-        )
+        stmt = stmt.on_conflict_do_update(index_elements=[table.c.application_id], set_=values)
         with self._sessions.begin() as session:
             session.execute(stmt)
 
@@ -99,9 +97,7 @@ class ClockRecords:
                 note=ev.note,
                 recorded_at=datetime.now(UTC),
             )
-            .on_conflict_do_nothing(
-                index_elements=[table.c.application_id, table.c.event_id]
-            )
+            .on_conflict_do_nothing(index_elements=[table.c.application_id, table.c.event_id])
         )
         with self._sessions.begin() as session:
             session.execute(stmt)

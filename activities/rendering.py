@@ -60,6 +60,12 @@ EVENT_LABELS = {
     "deemed_granted_notice": "applicant's deemed-granted notice",
     "applicant_public_notice": "applicant's public notice",
     "deemed_approved_notice": "applicant's deemed-approved notice",
+    "deemed_granted": "deemed granted",
+    "deemed_approved": "deemed approved",
+    "roll_forward": "roll-forward",
+    "moratorium": "moratorium",
+    "hearing_notice": "hearing notice",
+    "appeal": "appeal",
 }
 
 OUTCOME_LABELS = {
@@ -67,6 +73,8 @@ OUTCOME_LABELS = {
     "approved_with_conditions": "approved with conditions",
     "denied": "denied",
 }
+
+WINDOW_STATE_LABELS = {"open": "open", "used": "used", "lapsed": "closed"}
 
 WINDOW_LABELS = {
     "reset_notice": "small wireless reset window (day 10)",
@@ -118,6 +126,16 @@ def _letterdate(value: Any) -> str:
     return f"{d:%B} {d.day}, {d.year}"
 
 
+def _sentence(value: Any) -> str:
+    """'tolls the clock' -> 'Tolls the clock.': ledger effects are phrases; letters want
+    sentences."""
+    text = str(value or "").strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
 def _days(value: Any) -> str:
     if value is None or value == "":
         return ""
@@ -148,9 +166,11 @@ class NoticeRenderer:
             event_label=_label(EVENT_LABELS),
             outcome_label=_label(OUTCOME_LABELS),
             window_label=_label(WINDOW_LABELS),
+            window_state_label=_label(WINDOW_STATE_LABELS),
             longdate=_longdate,
             letterdate=_letterdate,
             days=_days,
+            sentence=_sentence,
         )
 
     def render(self, req: NoticeRequest) -> RenderedNotice:
@@ -176,8 +196,7 @@ class NoticeRenderer:
             "details": details,
             "category": app.category or clock.get("category") or "",
             # The calendar holds the jurisdiction's key; a caller may pass its full name.
-            "jurisdiction_name": details.get("jurisdiction_name")
-            or app.calendar.jurisdiction,
+            "jurisdiction_name": details.get("jurisdiction_name") or app.calendar.jurisdiction,
             "to": req.to,
             "cc": req.cc,
         }

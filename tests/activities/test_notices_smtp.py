@@ -1,0 +1,284 @@
+"""send_notice against a real SMTP server (aiosmtpd): every kind arrives exactly once,
+a crash after delivery does not resend, and an SMTP outage is retried to one delivery."""
+
+from __future__ import annotations
+
+import email
+import socket
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import Engine, func, select
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import ActivityEnvironment
+
+from activities.mail import NOTICE_KEY_HEADER, SmtpTransport, message_id_for
+from activities.notices import NoticeActivities
+from activities.rendering import NoticeRenderer
+from models.database import make_engine, session_factory
+from models.schema import Notice
+from models.shot_clock import NoticeRequest
+from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request, sqlite_url
+
+MAIL_FROM = "Clearance <clearance@cotati.example>"
+
+
+class Collector:
+    """aiosmtpd handler that keeps every message it accepts."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[list[str], EmailMessage]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        msg = email.message_from_bytes(envelope.content, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        self.messages.append((list(envelope.rcpt_tos), msg))
+        return "250 Message accepted for delivery"
+
+    def for_key(self, key: str) -> list[tuple[list[str], EmailMessage]]:
+        return [(r, m) for r, m in self.messages if m[NOTICE_KEY_HEADER] == key]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_smtp(port: int) -> tuple[Controller, Collector]:
+    handler = Collector()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    return controller, handler
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    engine = make_engine(sqlite_url(tmp_path))
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[int, Collector]]:
+    port = free_port()
+    controller, handler = start_smtp(port)
+    yield port, handler
+    controller.stop()
+
+
+def notice_row(engine: Engine, key: str) -> Notice | None:
+    with session_factory(engine)() as session:
+        return session.get(Notice, key)
+
+
+def expected_subject(req: NoticeRequest) -> str:
+    clock, details = req.clock, req.details
+    return {
+        "reminder": (
+            f"Shot clock reminder: APP-1 — 7 days to {clock['conservative_date']} "
+            "(conservative date)"
+        ),
+        "window_closing": (
+            "Notice window closing: APP-1 — small wireless reset window (day 10) closes "
+            f"{details.get('window', {}).get('closes')} (3 days left)"
+        ),
+        "expiry_escalation": (
+            f"Shot clock expired: APP-1 — ran out on {details.get('expired_on')}; "
+            "deemed-approval risk"
+        ),
+        "incompleteness_notice": (
+            "City of Cotati: Notice of incomplete application APP-1 — 201 W Sierra Ave, Cotati, CA"
+        ),
+        "decision_confirmation": (
+            "Decision on wireless application APP-1: approved with conditions (2026-03-20)"
+        ),
+        "judicial_review_reminder": (
+            "Judicial review deadline: APP-1 deemed approved — 14 days to "
+            f"{clock['judicial_review_deadline']}"
+        ),
+        "deemed_status": (
+            "Application APP-1 is deemed approved (applicant's notice of 2026-04-25)"
+        ),
+    }[req.kind]
+
+
+def parts(msg: EmailMessage) -> tuple[str, str]:
+    text = msg.get_body(preferencelist=("plain",))
+    html = msg.get_body(preferencelist=("html",))
+    assert text is not None and html is not None
+    return text.get_content(), html.get_content()
+
+
+@pytest.mark.parametrize("kind", NOTICE_KINDS)
+def test_each_kind_arrives_once_with_recipients_subject_and_key(
+    kind: str, engine: Engine, smtp: tuple[int, Collector]
+) -> None:
+    port, collector = smtp
+    acts = NoticeActivities(
+        engine, NoticeRenderer(), SmtpTransport("127.0.0.1", port), mail_from=MAIL_FROM
+    )
+    req = make_request(kind)
+    env = ActivityEnvironment()
+
+    receipt = env.run(acts.send_notice, req)
+    assert receipt.delivered and not receipt.already_sent
+    assert receipt.transport == "smtp"
+    assert receipt.notice_key == req.notice_key
+
+    # A second call (a replayed or duplicated activity) sends nothing.
+    again = env.run(acts.send_notice, req)
+    assert again.already_sent and again.delivered
+
+    got = collector.for_key(req.notice_key)
+    assert len(got) == 1
+    rcpt_tos, msg = got[0]
+    assert rcpt_tos == req.to + req.cc
+    assert msg["To"] == ", ".join(req.to)
+    if req.cc:
+        assert msg["Cc"] == ", ".join(req.cc)
+    else:
+        assert msg["Cc"] is None
+    assert msg["From"] == MAIL_FROM
+    assert msg["Subject"] == expected_subject(req)
+    assert msg["Message-ID"] == message_id_for(req.notice_key)
+    assert msg["Date"]
+    assert msg.get_content_type() == "multipart/alternative"
+    text, html = parts(msg)
+    assert "APP-1" in text and "APP-1" in html
+    assert req.notice_key in text
+
+    row = notice_row(engine, req.notice_key)
+    assert row is not None
+    assert row.delivery_state == "delivered"
+    assert row.attempts == 1
+    assert row.subject == msg["Subject"]
+    assert row.delivered_at is not None
+    assert row.transport == "smtp" and row.location == receipt.location
+
+
+def test_html_part_escapes_item_text(engine: Engine, smtp: tuple[int, Collector]) -> None:
+    port, collector = smtp
+    acts = NoticeActivities(
+        engine, NoticeRenderer(), SmtpTransport("127.0.0.1", port), mail_from=MAIL_FROM
+    )
+    req = make_request("incompleteness_notice")
+    ActivityEnvironment().run(acts.send_notice, req)
+
+    [(_, msg)] = collector.for_key(req.notice_key)
+    text, html = parts(msg)
+    assert "<script" not in html
+    assert "&lt;script&gt;" in html
+    # The plain-text letter shows the item exactly as the planner typed it.
+    assert SCRIPT in text
+    # Each item with its rule.
+    for item in req.details["event"]["items"]:
+        assert item["rule"] in text and item["rule"] in html
+
+
+def test_crash_after_delivery_is_not_resent(engine: Engine, smtp: tuple[int, Collector]) -> None:
+    port, collector = smtp
+    calls: list[str] = []
+
+    def crash_once(req: NoticeRequest) -> None:
+        calls.append(req.notice_key)
+        if len(calls) == 1:
+            raise RuntimeError("worker died after the SMTP server accepted the message")
+
+    acts = NoticeActivities(
+        engine,
+        NoticeRenderer(),
+        SmtpTransport("127.0.0.1", port),
+        after_delivery=crash_once,
+        mail_from=MAIL_FROM,
+    )
+    req = make_request("expiry_escalation")
+    env = ActivityEnvironment()
+
+    with pytest.raises(RuntimeError, match="worker died"):
+        env.run(acts.send_notice, req)
+    # Temporal retries the activity: the notice is already recorded as delivered.
+    receipt = env.run(acts.send_notice, req)
+    assert receipt.already_sent and receipt.delivered
+
+    assert len(collector.for_key(req.notice_key)) == 1
+    assert len(collector.messages) == 1
+    row = notice_row(engine, req.notice_key)
+    assert row is not None and row.delivery_state == "delivered" and row.attempts == 1
+
+
+def test_smtp_down_then_up_delivers_exactly_once(engine: Engine) -> None:
+    port = free_port()  # nothing listens here yet
+    acts = NoticeActivities(
+        engine,
+        NoticeRenderer(),
+        SmtpTransport("127.0.0.1", port, timeout=5),
+        mail_from=MAIL_FROM,
+    )
+    req = make_request("reminder")
+    env = ActivityEnvironment()
+
+    with pytest.raises(OSError):
+        env.run(acts.send_notice, req)
+    row = notice_row(engine, req.notice_key)
+    assert row is not None
+    assert row.delivery_state != "delivered"
+    assert row.last_error
+    assert row.attempts == 1
+    assert row.delivered_at is None
+
+    controller, collector = start_smtp(port)
+    try:
+        receipt = env.run(acts.send_notice, req)
+        assert receipt.delivered and not receipt.already_sent
+        again = env.run(acts.send_notice, req)
+        assert again.already_sent
+        assert len(collector.for_key(req.notice_key)) == 1
+    finally:
+        controller.stop()
+
+    row = notice_row(engine, req.notice_key)
+    assert row is not None
+    assert row.delivery_state == "delivered"
+    assert row.attempts == 2
+    assert row.last_error == ""
+
+
+def test_no_recipient_is_a_non_retryable_error(engine: Engine, smtp: tuple[int, Collector]) -> None:
+    port, collector = smtp
+    acts = NoticeActivities(
+        engine, NoticeRenderer(), SmtpTransport("127.0.0.1", port), mail_from=MAIL_FROM
+    )
+    req = make_request("decision_confirmation")
+    req.to = ["", "  "]
+    req.cc = [""]
+
+    with pytest.raises(ApplicationError, match="no recipient") as info:
+        ActivityEnvironment().run(acts.send_notice, req)
+    assert info.value.non_retryable
+    assert collector.messages == []
+    with session_factory(engine)() as session:
+        assert session.scalar(select(func.count()).select_from(Notice)) == 0
+
+
+def test_blank_and_duplicate_addresses_are_dropped(
+    engine: Engine, smtp: tuple[int, Collector]
+) -> None:
+    port, collector = smtp
+    acts = NoticeActivities(
+        engine, NoticeRenderer(), SmtpTransport("127.0.0.1", port), mail_from=MAIL_FROM
+    )
+    req = make_request("incompleteness_notice")
+    planner = req.cc[0]
+    req.to = ["", req.to[0]]
+    req.cc = [planner, "", req.to[1]]  # the applicant again, already in To
+
+    ActivityEnvironment().run(acts.send_notice, req)
+    [(rcpt_tos, msg)] = collector.for_key(req.notice_key)
+    assert rcpt_tos == [req.to[1], planner]
+    assert msg["Cc"] == planner

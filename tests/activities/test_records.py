@@ -1,0 +1,147 @@
+"""The read-model activities are idempotent upserts: a retry never adds a row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, func, select, text
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import ActivityEnvironment
+
+from activities.records import ClockRecords
+from models.database import make_engine, session_factory
+from models.schema import Application, ClockEventRow
+from models.shot_clock import ApplicationRecord, ClockEvent, EventRecord, NoticeItem
+from tests.activities.fixtures import make_application, make_clock, sqlite_url
+
+SUBMITTED = {"type": "submitted", "date": "2026-01-05"}
+NOTICE = {
+    "type": "incomplete_notice",
+    "date": "2026-01-15",
+    "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
+}
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    engine = make_engine(sqlite_url(tmp_path))
+    yield engine
+    engine.dispose()
+
+
+def count(engine: Engine, model: type) -> int:
+    with session_factory(engine)() as session:
+        return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_make_engine_creates_the_folder_and_uses_wal(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path / "nested"))
+    try:
+        assert (tmp_path / "nested" / "db" / "clearance.db").exists()
+        with engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 5000
+    finally:
+        engine.dispose()
+
+
+def test_record_application_twice_updates_one_row(engine: Engine) -> None:
+    records = ClockRecords(engine)
+    env = ActivityEnvironment()
+    app = make_application()
+    first_clock = make_clock("macro_collocation", [SUBMITTED])
+    env.run(
+        records.record_application,
+        ApplicationRecord(application=app, clock=first_clock, workflow_id="shot-clock-APP-1"),
+    )
+    with session_factory(engine)() as session:
+        row = session.get(Application, "APP-1")
+        assert row is not None
+        created_at, first_updated = row.created_at, row.updated_at
+        assert row.status == "running"
+        assert row.shot_clock_date == first_clock["shot_clock_date"]
+
+    second_clock = make_clock("macro_collocation", [SUBMITTED, NOTICE], as_of="2026-01-20")
+    assert second_clock["status"] == "tolled"
+    env.run(
+        records.record_application,
+        ApplicationRecord(
+            application=app, clock=second_clock, workflow_id="shot-clock-APP-1", risk_flagged=True
+        ),
+    )
+
+    assert count(engine, Application) == 1
+    with session_factory(engine)() as session:
+        row = session.get(Application, "APP-1")
+        assert row is not None
+        assert row.status == "tolled"
+        assert row.shot_clock_date == second_clock["shot_clock_date"]
+        assert row.conservative_date == second_clock["conservative_date"]
+        assert row.risk_flagged is True
+        assert row.clock == second_clock
+        assert row.category == "macro_collocation"
+        assert row.jurisdiction == "City of Cotati" and row.state == "CA"
+        assert row.planner_email == app.contacts.planner_email
+        assert row.created_at == created_at
+        assert row.updated_at >= first_updated
+
+
+def test_record_batch_application_takes_category_from_clock(engine: Engine) -> None:
+    batch = ["swf_collocation", "swf_new_structure"]
+    app = make_application("APP-B", category=None, batch=batch)
+    clock = make_clock(None, [SUBMITTED], batch=batch)
+    ActivityEnvironment().run(
+        ClockRecords(engine).record_application,
+        ApplicationRecord(application=app, clock=clock, workflow_id="shot-clock-APP-B"),
+    )
+    with session_factory(engine)() as session:
+        row = session.get(Application, "APP-B")
+        assert row is not None
+        assert row.category == clock["category"]
+        assert row.batch == batch
+
+
+def test_record_event_twice_writes_one_row(engine: Engine) -> None:
+    records = ClockRecords(engine)
+    env = ActivityEnvironment()
+    event = ClockEvent(
+        type="incomplete_notice",
+        date="2026-01-15",
+        items=[NoticeItem(id="A", text="RF report", rule="CMC 17.44.070(A)")],
+        note="sent by mail and e-mail",
+        recorded_by="planner@cotati.example",
+        event_id="ev-2",
+    )
+    env.run(records.record_event, EventRecord(application_id="APP-1", event=event))
+    env.run(records.record_event, EventRecord(application_id="APP-1", event=event))
+    assert count(engine, ClockEventRow) == 1
+
+    with session_factory(engine)() as session:
+        row = session.scalars(select(ClockEventRow)).one()
+        assert (row.application_id, row.event_id, row.type, row.date) == (
+            "APP-1",
+            "ev-2",
+            "incomplete_notice",
+            "2026-01-15",
+        )
+        assert row.payload == event.to_contract()
+        assert row.recorded_by == "planner@cotati.example"
+        assert row.note == "sent by mail and e-mail"
+
+    # Another event, and the same event id on another application, are new rows.
+    other = ClockEvent(type="resubmitted", date="2026-01-29", event_id="ev-3")
+    env.run(records.record_event, EventRecord(application_id="APP-1", event=other))
+    env.run(records.record_event, EventRecord(application_id="APP-2", event=event))
+    assert count(engine, ClockEventRow) == 3
+
+
+def test_record_event_without_id_is_rejected(engine: Engine) -> None:
+    event = ClockEvent(type="submitted", date="2026-01-05")
+    with pytest.raises(ApplicationError, match="no event_id") as info:
+        ActivityEnvironment().run(
+            ClockRecords(engine).record_event, EventRecord(application_id="APP-1", event=event)
+        )
+    assert info.value.non_retryable
+    assert count(engine, ClockEventRow) == 0
