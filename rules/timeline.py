@@ -167,7 +167,7 @@ def parse_timeline(raw: Any) -> Timeline:
     if unknown:
         raise TimelineError(f"{sorted(unknown)[0]}: unknown field")
     pack_key = raw.get("rule_pack", FEDERAL_PACK)
-    if pack_key not in RULE_PACKS:
+    if not isinstance(pack_key, str) or pack_key not in RULE_PACKS:
         raise TimelineError(
             f"rule_pack: unknown rule pack {pack_key!r} (known: {', '.join(sorted(RULE_PACKS))})"
         )
@@ -181,7 +181,7 @@ def parse_timeline(raw: Any) -> Timeline:
         raise TimelineError("category: missing (give 'category' or 'batch')")
     batch: tuple[str, ...] = ()
     if category is not None:
-        if category not in pack.categories:
+        if not isinstance(category, str) or category not in pack.categories:
             raise TimelineError(
                 f"category: unknown category {category!r} (known: {', '.join(pack.categories)})"
             )
@@ -189,7 +189,7 @@ def parse_timeline(raw: Any) -> Timeline:
         if not isinstance(batch_raw, list) or not batch_raw:
             raise TimelineError("batch: expected a non-empty list of site categories")
         for i, site in enumerate(batch_raw):
-            if site not in pack.categories:
+            if not isinstance(site, str) or site not in pack.categories:
                 raise TimelineError(f"batch[{i}]: unknown category {site!r}")
             if site not in pack.batch.categories:
                 raise TimelineError(

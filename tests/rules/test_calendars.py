@@ -79,9 +79,7 @@ def test_every_federal_observed_day_is_a_weekday() -> None:
 
 def test_mlk_day_only_from_1986() -> None:
     assert date(1985, 1, 21) not in FEDERAL.holidays_in(1985)
-    assert FEDERAL.holidays_in(1986)[date(1986, 1, 20)] == (
-        "Birthday of Martin Luther King, Jr."
-    )
+    assert FEDERAL.holidays_in(1986)[date(1986, 1, 20)] == ("Birthday of Martin Luther King, Jr.")
 
 
 # ----------------------------------------------------------------------- known cases
@@ -141,9 +139,7 @@ def test_california_saturday_holiday_is_not_moved_to_friday() -> None:
 
 def test_federal_rules_still_apply_in_california() -> None:
     # Independence Day 2026 (Saturday) is observed Friday federally; CA inherits it.
-    assert CA.closure_reason(date(2026, 7, 3)) == (
-        "federal holiday: Independence Day (observed)"
-    )
+    assert CA.closure_reason(date(2026, 7, 3)) == ("federal holiday: Independence Day (observed)")
 
 
 def test_susan_b_anthony_day_is_not_a_closure_in_california() -> None:
@@ -153,13 +149,9 @@ def test_susan_b_anthony_day_is_not_a_closure_in_california() -> None:
         assert CA.is_business_day(day), day
     # 2026: Feb 15 is a Sunday and Feb 16 is closed only as Washington's Birthday.
     assert CA.closure_reason(date(2026, 2, 15)) == "Sunday"
-    assert (
-        CA.closure_reason(date(2026, 2, 16)) == "federal holiday: Washington's Birthday"
-    )
+    assert CA.closure_reason(date(2026, 2, 16)) == "federal holiday: Washington's Birthday"
     # 2027: Feb 15 is the third Monday of February, i.e. Washington's Birthday.
-    assert (
-        CA.closure_reason(date(2027, 2, 15)) == "federal holiday: Washington's Birthday"
-    )
+    assert CA.closure_reason(date(2027, 2, 15)) == "federal holiday: Washington's Birthday"
     names = {n for y in range(2020, 2040) for n in CA.holidays_in(y).values()}
     assert not any("Anthony" in n for n in names)
     assert any("Anthony" in note for note in state_regime("CA").notes)
@@ -256,9 +248,7 @@ closure_offsets = st.lists(st.integers(min_value=-5, max_value=40), max_size=25)
     state=st.sampled_from([None, "CA"]),
     offsets=closure_offsets,
 )
-def test_roll_forward_property(
-    start: date, state: str | None, offsets: list[int]
-) -> None:
+def test_roll_forward_property(start: date, state: str | None, offsets: list[int]) -> None:
     closures = {start + timedelta(days=k) for k in offsets}
     cal = calendar_for(state, closures)
     result, skipped = cal.roll_forward(start)
@@ -277,9 +267,7 @@ def test_roll_forward_property(
 
 
 def test_unknown_state_raises_value_error_naming_it() -> None:
-    with pytest.raises(
-        ValueError, match="no holiday calendar configured for state 'XX'"
-    ):
+    with pytest.raises(ValueError, match="no holiday calendar configured for state 'XX'"):
         calendar_for("XX")
 
 

@@ -1,0 +1,67 @@
+"""The `clearance` command line: staff tools, the worker and the embedded stack."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import typer
+from rich.console import Console
+
+from cli import clock
+from cli.errors import CliError, explain
+
+app = typer.Typer(
+    help="Clearance: deadlines with legal consequences, kept by durable Temporal workflows.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(clock.app, name="clock")
+stderr = Console(stderr=True)
+
+
+@app.command()
+def worker() -> None:
+    """Run the worker against the Temporal server named by CLEARANCE_TEMPORAL_ADDRESS."""
+    import worker as worker_module
+
+    asyncio.run(worker_module.main())
+
+
+@app.command("run")
+def run_stack(
+    demo: bool = typer.Option(True, help="Load the demo applications if they are missing"),
+) -> None:
+    """Run everything on embedded defaults: Temporal dev server (SQLite), worker, demo data."""
+    from stack.embedded import run_embedded
+
+    run_embedded(load_demo=demo)
+
+
+def run() -> None:
+    """Entry point: every failure is one line on standard error, never a traceback."""
+    try:
+        app(standalone_mode=False)
+    except CliError as err:
+        _fail(str(err), err.code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except typer.Abort:
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as err:  # noqa: BLE001 - the CLI's last line of defence
+        # Usage errors (typer vendors click): bad option, missing argument, unknown command.
+        if hasattr(err, "format_message") and hasattr(err, "exit_code"):
+            _fail(err.format_message(), int(err.exit_code))
+        friendly = explain(err)
+        _fail(str(friendly), friendly.code)
+
+
+def _fail(message: str, code: int) -> None:
+    stderr.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,148 @@
+"""Demo applications for the embedded stack, dated relative to today so each shows
+something: one near its deadline, one tolled, one expired, an EFR and an SWF batch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from temporalio.client import Client
+from temporalio.service import RPCError, RPCStatusCode
+
+from models.shot_clock import (
+    ApplicationInfo,
+    CalendarSnapshot,
+    ClockEvent,
+    Contacts,
+    IncompleteNoticeInput,
+    NoticeItem,
+    ShotClockInput,
+)
+from rules.packs import jurisdiction
+from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+
+
+@dataclass
+class DemoClock:
+    application_id: str
+    category: str | None
+    submitted_days_ago: int
+    site: str
+    description: str
+    batch: list[str] = field(default_factory=list)
+    notice: tuple[int, list[NoticeItem]] | None = None  # (days ago, items)
+
+
+DEMO_CLOCKS = [
+    DemoClock(
+        "DEMO-NEAR",
+        "swf_collocation",
+        55,
+        "8000 Old Redwood Hwy (streetlight pole)",
+        "Small cell on an existing streetlight: five days left",
+    ),
+    DemoClock(
+        "DEMO-TOLLED",
+        "macro_new_structure",
+        20,
+        "7925 Gravenstein Hwy",
+        "65 ft monopine; incompleteness notice outstanding",
+        notice=(
+            12,
+            [
+                NoticeItem("A", "RF emissions compliance report", "CMC 17.44.070(A)"),
+                NoticeItem(
+                    "B", "Photo simulations from three public vantage points", "CMC 17.44.070(C)"
+                ),
+            ],
+        ),
+    ),
+    DemoClock(
+        "DEMO-EXPIRED",
+        "macro_collocation",
+        120,
+        "550 E Cotati Ave (water tower)",
+        "Collocation on the water tower; no decision in time",
+    ),
+    DemoClock(
+        "DEMO-EFR",
+        "eligible_facilities_request",
+        3,
+        "201 W Sierra Ave",
+        "Section 6409(a) antenna swap",
+    ),
+    DemoClock(
+        "DEMO-BATCH",
+        None,
+        9,
+        "Four poles along La Plaza",
+        "SWF batch: the day-10 reset window closes tomorrow",
+        batch=["swf_collocation", "swf_collocation", "swf_new_structure", "swf_collocation"],
+    ),
+]
+
+
+def demo_application(demo: DemoClock) -> ApplicationInfo:
+    city = jurisdiction("cotati")
+    return ApplicationInfo(
+        application_id=demo.application_id,
+        category=demo.category,
+        batch=demo.batch,
+        site_address=demo.site,
+        description=demo.description,
+        calendar=CalendarSnapshot(
+            jurisdiction=city.key,
+            state=city.state,
+            time_zone=city.time_zone,
+            rule_pack=city.rule_pack,
+            local_holidays=list(city.local_closures),
+        ),
+        contacts=Contacts(
+            planner_email="planner@cotati.example",
+            supervisor_email=city.supervisor_email,
+            attorney_email=city.attorney_email,
+            applicant_email="site.acquisition@carrier.example",
+            applicant_name="Carrier Site Acquisition",
+        ),
+    )
+
+
+async def _exists(client: Client, application_id: str) -> bool:
+    try:
+        await client.get_workflow_handle(workflow_id_for(application_id)).describe()
+        return True
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            return False
+        raise
+
+
+async def load_demo(client: Client, task_queue: str, today: date) -> list[str]:
+    """Open each demo clock that does not exist yet; returns the ids it opened."""
+    opened: list[str] = []
+    for demo in DEMO_CLOCKS:
+        if await _exists(client, demo.application_id):
+            continue
+        submitted = today - timedelta(days=demo.submitted_days_ago)
+        handle: Any = await client.start_workflow(
+            ShotClockWorkflow.run,
+            ShotClockInput(
+                application=demo_application(demo),
+                events=[ClockEvent("submitted", submitted.isoformat())],
+            ),
+            id=workflow_id_for(demo.application_id),
+            task_queue=task_queue,
+        )
+        if demo.notice is not None:
+            days_ago, items = demo.notice
+            await handle.execute_update(
+                ShotClockWorkflow.record_incomplete_notice,
+                IncompleteNoticeInput(
+                    date=(today - timedelta(days=days_ago)).isoformat(),
+                    items=items,
+                    recorded_by="demo loader",
+                ),
+            )
+        opened.append(demo.application_id)
+    return opened

@@ -1,0 +1,96 @@
+"""`clearance run`: the whole product on embedded defaults, in one process tree.
+
+Starts the Temporal dev server on a SQLite file under the data folder, registers the
+search attributes, runs the worker, loads the demo applications once, prints where to
+look, and on Ctrl-C shuts the worker down and stops the server. Running it again keeps
+every clock: they live in the SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from concurrent.futures import ThreadPoolExecutor
+
+import pendulum
+from rich.console import Console
+
+from settings import Settings, load_settings
+from stack.demo import DEMO_CLOCKS, load_demo
+from stack.temporal_server import DevServer, port_open
+
+console = Console()
+
+
+def run_embedded(load_demo: bool = True) -> None:
+    settings = load_settings()
+    if port_open("127.0.0.1", settings.temporal_port):
+        from cli.errors import CliError
+
+        raise CliError(
+            f"port {settings.temporal_port} is in use: is `clearance run` already running? "
+            "(set CLEARANCE_TEMPORAL_ADDRESS to use another port)"
+        )
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    server = DevServer(
+        settings.temporal_db_file,
+        port=settings.temporal_port,
+        ui_port=settings.temporal_ui_port,
+        log_file=settings.data_dir / "temporal.log",
+    )
+    console.print(f"starting the Temporal dev server on {settings.temporal_db_file} ...")
+    server.start()
+    try:
+        asyncio.run(_serve(settings, load_demo))
+    finally:
+        console.print("stopping the Temporal dev server ...")
+        server.stop()
+        console.print("stopped; every clock is kept in " + str(settings.temporal_db_file))
+
+
+async def _serve(settings: Settings, with_demo: bool) -> None:
+    from worker import build_worker, connect, ensure_search_attributes
+
+    client = await connect(settings)
+    await ensure_search_attributes(client, settings.temporal_namespace)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    with ThreadPoolExecutor(max_workers=16) as executor:
+        worker = build_worker(client, settings, executor=executor)
+        async with worker:
+            opened: list[str] = []
+            if with_demo:
+                # Demo dates are relative to today in the demo city.
+                today = pendulum.now("America/Los_Angeles").date()
+                opened = await load_demo(client, settings.task_queue, today)
+            _print_where_to_look(settings, opened)
+            await stop.wait()
+            console.print("shutting the worker down ...")
+
+
+def _print_where_to_look(settings: Settings, opened: list[str]) -> None:
+    demo_ids = [d.application_id for d in DEMO_CLOCKS]
+    console.print()
+    console.print("[bold green]Clearance is running.[/bold green]")
+    if opened:
+        console.print(f"  loaded demo applications: {', '.join(opened)}")
+    console.print(
+        f"  Temporal Web UI  http://localhost:{settings.temporal_ui_port}"
+        "  (list at-risk clocks: DeemedApprovalRisk=true, or ORDER BY ConservativeDate)"
+    )
+    console.print(f"  Outbox           {settings.outbox_dir}  (each notice as an .eml file)")
+    console.print(f"  Database         {settings.database_url}")
+    console.print("  In another terminal:")
+    console.print("    clearance clock list")
+    console.print(f"    clearance clock show {demo_ids[0]}")
+    console.print(
+        "    clearance clock open --id APP-1 --category macro_collocation"
+        " --planner you@city.example"
+    )
+    console.print(
+        '    echo \'{"category": "swf_collocation", "events": '
+        '[{"type": "submitted", "date": "2026-03-02"}]}\' | clearance clock compute'
+    )
+    console.print("  Press Ctrl-C to stop; clocks are kept across restarts.")
