@@ -134,6 +134,7 @@ class _Pass:
         self.tolled_after_agreement = 0
         self.reset_on: date | None = None
         self.pre_reset: tuple[date | None, int, date | None] | None = None
+        self.reset_entry: dict[str, Any] | None = None
         # pending: (kind "toll" | "reset", notice date, rule)
         self.pending: tuple[str, date, str] | None = None
         self.pending_entry: dict[str, Any] | None = None
@@ -394,6 +395,11 @@ class _Pass:
                 # restart the clock; the reset waits for the complete one.
                 self.base, self.notice_tolled, self.reset_on = self.pre_reset
                 self.pre_reset = None
+                if self.reset_entry is not None:
+                    self.reset_entry["effect"] += (
+                        f"; undone by the notice of {e.date}, which showed the resubmission "
+                        "was incomplete (literal reading)"
+                    )
                 self._log(
                     e.date,
                     e.type,
@@ -470,6 +476,7 @@ class _Pass:
                 self.period,
                 rule,
             )
+            self.reset_entry = self.ledger[-1]
         self.pending = None
         self.pending_entry = None
         self.last_resubmission = e.date
@@ -533,7 +540,7 @@ class _Pass:
                 f"the decision of {e.date} came {_days(late)} after the shot clock date {current}"
             )
         self._close("decided_on_time" if on_time else "decided_late", e.date)
-        self._log(e.date, e.type, f"decision: {label}, {timing}", None, self.cat.rule)
+        self._log(e.date, e.type, f"{label}, {timing}", None, self.cat.rule)
 
     def _on_withdrawn(self, e: Event) -> None:
         self._close("withdrawn", e.date)

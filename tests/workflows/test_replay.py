@@ -1,0 +1,81 @@
+"""Replay saved histories of long-lived clocks with today's code: a change to
+ShotClockWorkflow that would break clocks already running fails here (use
+`workflow.patched` for such changes). Regenerate the history with
+`.venv/bin/python -m tests.workflows.test_replay` only when a change is compatible."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+from temporalio.client import WorkflowHistory
+from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Replayer
+
+from models.shot_clock import DecisionInput, IncompleteNoticeInput, NoticeItem, ResubmissionInput
+from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
+from tests.conftest import SEARCH_ATTRIBUTE_KEYS
+from tests.workflows.clock_helpers import application, open_clock, settings_for_test
+from tests.workflows.test_shot_clock_workflow import today
+from worker import WORKFLOW_RUNNER, build_worker
+from workflows.shot_clock import ShotClockWorkflow
+
+HISTORIES = Path(__file__).parent / "histories"
+
+
+async def test_saved_histories_replay_with_current_code() -> None:
+    files = sorted(HISTORIES.glob("*.json"))
+    assert files, "no saved histories"
+    replayer = Replayer(workflows=[ShotClockWorkflow], workflow_runner=WORKFLOW_RUNNER)
+    for path in files:
+        history = WorkflowHistory.from_json(path.stem, path.read_text())
+        await replayer.replay_workflow(history)
+
+
+async def record_lifecycle_history(target: Path) -> None:
+    """Drive one clock through notice, resubmission, reminders and a decision."""
+    env = await WorkflowEnvironment.start_time_skipping_v2(
+        dev_server_existing_path=str(temporal_binary()),
+        dev_server_extra_args=TIME_SKIPPING_ARGS,
+        search_attributes=SEARCH_ATTRIBUTE_KEYS,
+    )
+    try:
+        with TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as executor:
+            settings = settings_for_test(Path(tmp), "replay-history")
+            async with build_worker(env.client, settings, executor=executor):
+                app = application("macro_collocation", reminder_offsets=[30, 7])
+                app.application_id = "REPLAY-1"
+                with env.with_time_skipping_disabled():
+                    handle = await open_clock(env.client, "replay-history", app, today())
+                start = today()
+                await env.fast_forward(handle, timedelta(days=6))
+                await handle.execute_update(
+                    ShotClockWorkflow.record_incomplete_notice,
+                    IncompleteNoticeInput(
+                        (start + timedelta(days=6)).isoformat(),
+                        [NoticeItem("A", "RF emissions report", "CMC 17.44.070(A)")],
+                    ),
+                )
+                await env.fast_forward(handle, timedelta(days=10))
+                await handle.execute_update(
+                    ShotClockWorkflow.record_resubmission,
+                    ResubmissionInput((start + timedelta(days=16)).isoformat()),
+                )
+                await env.fast_forward(handle, timedelta(days=70))
+                decided = start + timedelta(days=86)
+                await handle.execute_update(
+                    ShotClockWorkflow.record_decision,
+                    DecisionInput(decided.isoformat(), "approved"),
+                )
+                await asyncio.wait_for(handle.result(), 30)
+                history = await handle.fetch_history()
+        target.write_text(history.to_json())
+    finally:
+        await env.shutdown()
+
+
+if __name__ == "__main__":
+    asyncio.run(record_lifecycle_history(HISTORIES / "shot_clock_lifecycle.json"))
