@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from models.shot_clock import NoticeRequest
+from rules.packs import JURISDICTIONS
 from settings import PROJECT_ROOT
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
@@ -143,6 +144,11 @@ def _days(value: Any) -> str:
     return f"{n} day" if abs(n) == 1 else f"{n} days"
 
 
+def _jurisdiction_name(key: str) -> str:
+    city = JURISDICTIONS.get(key)
+    return city.name if city is not None else key
+
+
 class NoticeRenderer:
     def __init__(self, template_dir: Path | str = TEMPLATE_DIR) -> None:
         self._env = Environment(
@@ -195,8 +201,9 @@ class NoticeRenderer:
             "clock": clock,
             "details": details,
             "category": app.category or clock.get("category") or "",
-            # The calendar holds the jurisdiction's key; a caller may pass its full name.
-            "jurisdiction_name": details.get("jurisdiction_name") or app.calendar.jurisdiction,
+            # The calendar holds the jurisdiction's key; letters use the city's name.
+            "jurisdiction_name": details.get("jurisdiction_name")
+            or _jurisdiction_name(app.calendar.jurisdiction),
             "to": req.to,
             "cc": req.cc,
         }

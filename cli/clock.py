@@ -154,6 +154,12 @@ async def _update(application_id: str, update: str, build: Any) -> None:
             raise CliError(
                 "no worker answered: is `clearance run` or `clearance worker` running?"
             ) from None
+        if err.status == RPCStatusCode.NOT_FOUND:
+            # The workflow finished: the clock was closed and nothing is left to watch.
+            raise CliError(
+                f"refused: the application is already closed ({summary.clock['status']}); "
+                "nothing was recorded"
+            ) from None
         raise
     _print_update(result, application_id)
 

@@ -284,6 +284,18 @@ async def test_expiry_escalates_and_flags_deemed_approval_risk(harness: Harness)
         await asyncio.sleep(0.05)
     assert await flagged()
 
+    # An operator lists at-risk clocks in the Temporal UI with this very query.
+    query = f"DeemedApprovalRisk = true AND ClockStatus = 'expired' AND WorkflowId = '{handle.id}'"
+
+    async def listed() -> list[str]:
+        return [w.id async for w in harness.env.client.list_workflows(query)]
+
+    for _ in range(100):
+        if await listed():
+            break
+        await asyncio.sleep(0.1)
+    assert await listed() == [handle.id]
+
 
 async def test_deemed_approved_starts_the_judicial_review_countdown(harness: Harness) -> None:
     app = application("macro_collocation", state="CA", reminder_offsets=[], window_alert_offsets=[])
