@@ -15,6 +15,8 @@ import typer
 from rich.console import Console
 from sqlalchemy import select
 from temporalio.client import Client, WorkflowHandle
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError, RPCStatusCode
 
 from cli.display import list_applications, show_application
@@ -260,12 +262,20 @@ async def _open(info: ApplicationInfo, events: list[ClockEvent]) -> None:
     from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
     client = await _client()
-    await client.start_workflow(
-        ShotClockWorkflow.run,
-        ShotClockInput(application=info, events=events),
-        id=workflow_id_for(info.application_id),
-        task_queue=load_settings().task_queue,
-    )
+    try:
+        await client.start_workflow(
+            ShotClockWorkflow.run,
+            ShotClockInput(application=info, events=events),
+            id=workflow_id_for(info.application_id),
+            task_queue=load_settings().task_queue,
+            # A decided or withdrawn application keeps its id: never open a fresh clock over it.
+            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+        )
+    except WorkflowAlreadyStartedError:
+        raise CliError(
+            f"application {info.application_id} already exists (open or closed): see "
+            f"`clearance clock show {info.application_id}`"
+        ) from None
     handle = _handle(client, info.application_id)
     summary = await _app_info(handle)
     clock = summary.clock

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sys
 
 import typer
@@ -41,6 +43,24 @@ def run_stack(
 def run() -> None:
     """Entry point: every failure is one line on standard error, never a traceback."""
     try:
+        _run()
+    except SystemExit as done:
+        code = done.code
+    else:
+        code = 0
+    # Skip interpreter teardown: temporalio's Rust runtime threads can abort it with
+    # "Fatal Python error: PyGILState_Release" and exit code 134 (temporalio/sdk-python#300).
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # e.g. a closed pipe: nothing left to say
+            stream.flush()
+    os._exit(code or 0)
+
+
+def _run() -> None:
+    try:
         app(standalone_mode=False)
     except CliError as err:
         _fail(str(err), err.code)
@@ -53,7 +73,10 @@ def run() -> None:
     except Exception as err:  # noqa: BLE001 - the CLI's last line of defence
         # Usage errors (typer vendors click): bad option, missing argument, unknown command.
         if hasattr(err, "format_message") and hasattr(err, "exit_code"):
-            _fail(err.format_message(), int(err.exit_code))
+            message = err.format_message()
+            if not message:  # no arguments: the help was printed, nothing else to say
+                sys.exit(int(err.exit_code))
+            _fail(message, int(err.exit_code))
         friendly = explain(err)
         _fail(str(friendly), friendly.code)
 
