@@ -471,6 +471,19 @@ class BusinessCalendar:
             reason = self._reason(d)
         return d, skipped
 
+    def add_business_days(self, start: date, days: int) -> date:
+        """The business day that is ``days`` business days after ``start`` (a review
+        service level of 10 business days from a Friday submission ends two weeks on)."""
+        if days < 0:
+            raise ValueError("days must not be negative")
+        d = start
+        remaining = days
+        while remaining:
+            d += _ONE_DAY
+            if self._reason(d) is None:
+                remaining -= 1
+        return d
+
 
 def calendar_for(state: str | None, local_closures: Iterable[date] = ()) -> BusinessCalendar:
     """The calendar for a jurisdiction: federal always, plus its state (two-letter

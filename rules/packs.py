@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -70,6 +70,10 @@ class Jurisdiction:
     local_closures: tuple[str, ...]
     supervisor_email: str
     attorney_email: str
+    # department key -> (reviewer e-mail, department head e-mail), for conditions of approval
+    departments: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    review_sla_business_days: int = 10
+    escalation_after_business_days: int = 5
 
 
 def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
@@ -115,6 +119,14 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         local_closures=tuple(raw.get("local_closures", [])),
         supervisor_email=raw["contacts"]["supervisor_email"],
         attorney_email=raw["contacts"]["attorney_email"],
+        departments=MappingProxyType(
+            {
+                key: (value["reviewer_email"], value["head_email"])
+                for key, value in raw.get("departments", {}).items()
+            }
+        ),
+        review_sla_business_days=int(raw.get("review_sla_business_days", 10)),
+        escalation_after_business_days=int(raw.get("escalation_after_business_days", 5)),
     )
 
 

@@ -1,0 +1,284 @@
+"""Plain dataclasses for conditions of approval: what the parser emits, what the project
+workflow keeps, and what crosses into activities. Dates are ISO strings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Statuses a condition can be in (reference conditions.md §5).
+OPEN = "open"
+SUBMITTED = "submitted"
+IN_REVIEW = "in_review"
+CLEARED = "cleared"
+RETURNED = "returned"
+WAIVED = "waived"
+NOT_APPLICABLE = "not_applicable"
+SATISFIED_BY_ALTERNATIVE = "satisfied_by_alternative"
+RESOLVED_STATUSES = frozenset({CLEARED, WAIVED, NOT_APPLICABLE, SATISFIED_BY_ALTERNATIVE})
+
+KINDS = ("requirement", "conditional", "waivable", "advisory", "recurring", "event", "seasonal")
+
+
+@dataclass
+class SubItem:
+    label: str
+    text: str
+    sub_items: list[SubItem] = field(default_factory=list)
+
+
+@dataclass
+class ConditionSpec:
+    """One condition as printed in the resolution (the parse contract, §6)."""
+
+    number: str
+    code: str | None
+    department: str
+    section: str | None
+    text: str
+    gates: list[str]
+    gate_source: str  # explicit | section | department | none
+    kind: str
+    sub_items: list[SubItem] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)
+
+    def to_contract(self) -> dict[str, Any]:
+        def sub(items: list[SubItem]) -> list[dict[str, Any]]:
+            return [
+                {"label": s.label, "text": s.text, "sub_items": sub(s.sub_items)} for s in items
+            ]
+
+        return {
+            "number": self.number,
+            "code": self.code,
+            "department": self.department,
+            "section": self.section,
+            "text": self.text,
+            "gates": list(self.gates),
+            "gate_source": self.gate_source,
+            "kind": self.kind,
+            "sub_items": sub(self.sub_items),
+            "related": list(self.related),
+        }
+
+
+@dataclass
+class ParsedResolution:
+    title: str
+    conditions: list[ConditionSpec]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_contract(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "conditions": [c.to_contract() for c in self.conditions],
+            "warnings": list(self.warnings),
+        }
+
+
+# -- tracking: what the project workflow keeps --------------------------------------------
+
+
+@dataclass
+class Actor:
+    """Who acts, in which role; department for department reviewers."""
+
+    email: str
+    role: str  # project_manager | engineering | department_reviewer | planning_manager |
+    #            city_attorney | admin | applicant
+    department: str = ""
+
+
+@dataclass
+class Evidence:
+    evidence_id: str
+    description: str
+    filename: str
+    submitted_by: str
+    submitted_at: str  # ISO datetime
+    document_date: str | None = None  # e.g. the date of a title report (freshness rules)
+
+
+@dataclass
+class Comment:
+    author: str
+    at: str
+    text: str
+
+
+@dataclass
+class AuditEvent:
+    """Every change: who, when, why. Corrections are audited events, never silent edits."""
+
+    audit_id: str
+    at: str
+    actor: str
+    role: str
+    action: str
+    condition_number: str | None
+    reason: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConditionState:
+    spec: ConditionSpec
+    department_key: str
+    status: str = OPEN
+    triggered: bool = False
+    submitted_at: str | None = None
+    resolution_reason: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass
+class DepartmentContact:
+    department_key: str
+    name: str
+    reviewer_email: str
+    head_email: str
+
+
+@dataclass
+class ProjectInfo:
+    project_id: str
+    name: str
+    jurisdiction: str
+    resolution_title: str
+    applicant_name: str
+    applicant_email: str
+    project_manager_email: str
+    departments: list[DepartmentContact]
+    review_sla_business_days: int = 10
+    escalation_after_business_days: int = 5
+    time_zone: str = "America/Los_Angeles"
+    state: str | None = "CA"
+    local_holidays: list[str] = field(default_factory=list)
+    milestones: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MilestoneSignoff:
+    milestone: str
+    signed_by: str
+    at: str
+
+
+@dataclass
+class ProjectInput:
+    info: ProjectInfo
+    conditions: list[ConditionState]
+    planned: dict[str, Any] = field(default_factory=dict)
+    signoffs: list[MilestoneSignoff] = field(default_factory=list)
+    audit: list[AuditEvent] = field(default_factory=list)
+    sent_alert_keys: list[str] = field(default_factory=list)
+    skipped_alert_keys: list[str] = field(default_factory=list)
+    sequence: int = 0
+    imported_warnings: list[str] = field(default_factory=list)
+
+
+# -- update inputs: one dataclass per action ------------------------------------------------
+
+
+@dataclass
+class SubmitEvidenceInput:
+    number: str
+    actor: Actor
+    description: str
+    filename: str = ""
+    document_date: str | None = None
+
+
+@dataclass
+class ReviewInput:
+    number: str
+    actor: Actor
+    decision: str  # cleared | returned
+    comment: str = ""
+
+
+@dataclass
+class ResolveInput:
+    """Waive, mark not applicable, or satisfied by an alternative: reason required."""
+
+    number: str
+    actor: Actor
+    resolution: str  # waived | not_applicable | satisfied_by_alternative
+    reason: str
+
+
+@dataclass
+class TriggerInput:
+    number: str
+    actor: Actor
+    reason: str
+
+
+@dataclass
+class PlannedDatesInput:
+    actor: Actor
+    groundbreaking: str | None = None
+    grading_start: str | None = None
+    grading_end: str | None = None
+    construction_end: str | None = None
+    milestone_targets: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class SignOffInput:
+    milestone: str
+    actor: Actor
+
+
+@dataclass
+class CorrectionInput:
+    number: str
+    actor: Actor
+    reason: str
+    gates: list[str] | None = None
+    kind: str | None = None
+    department_key: str | None = None
+
+
+@dataclass
+class ActionResult:
+    ok: bool
+    message: str
+    condition: dict[str, Any] | None = None
+
+
+@dataclass
+class ProjectRecord:
+    """Upsert a project and its conditions into the read model; append new audit rows."""
+
+    info: ProjectInfo
+    conditions: list[ConditionState]
+    audit: list[AuditEvent]
+    signoffs: list[MilestoneSignoff]
+    planned: dict[str, Any]
+    workflow_id: str
+
+
+@dataclass
+class ProjectNoticeRequest:
+    """Render and deliver one project notice; `notice_key` makes it exactly-once.
+
+    kinds: review_reminder, review_escalation, applicant_digest, window_reminder,
+    construction_checkin, signoff_confirmation.
+    """
+
+    notice_key: str
+    kind: str
+    project: ProjectInfo
+    to: list[str]
+    cc: list[str]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DigestRequestInput:
+    """Send the applicant their digest now (for one milestone, or the next one)."""
+
+    actor: Actor
+    milestone: str | None = None
