@@ -4,3 +4,5 @@ their modules (SQLAlchemy, jinja2 and smtplib stay out of the workflow sandbox).
 RECORD_APPLICATION = "record_application"
 RECORD_EVENT = "record_event"
 SEND_NOTICE = "send_notice"
+SEND_PROJECT_NOTICE = "send_project_notice"
+RECORD_PROJECT = "record_project"

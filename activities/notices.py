@@ -1,4 +1,7 @@
-"""The notice activity: render, deliver and record each notice exactly once by its key."""
+"""The notice activities: render, deliver and record each notice exactly once by its key.
+
+Shot-clock notices (send_notice) and project notices (send_project_notice) share one
+delivery path and one notices table."""
 
 from __future__ import annotations
 
@@ -10,7 +13,13 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
-from activities.rendering import NoticeRenderer, UnknownNoticeKind
+from activities.rendering import (
+    InvalidNoticeDetails,
+    NoticeRenderer,
+    RenderedNotice,
+    UnknownNoticeKind,
+)
+from models.conditions import ProjectNoticeRequest
 from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeReceipt, NoticeRequest
@@ -19,6 +28,8 @@ from settings import load_settings
 DELIVERED = "delivered"
 PENDING = "pending"
 FAILED = "failed"
+
+AnyNoticeRequest = NoticeRequest | ProjectNoticeRequest
 
 
 def _addresses(values: list[str]) -> list[str]:
@@ -37,7 +48,7 @@ class NoticeActivities:
         engine: Engine,
         renderer: NoticeRenderer,
         transport: Transport,
-        after_delivery: Callable[[NoticeRequest], None] | None = None,
+        after_delivery: Callable[[AnyNoticeRequest], None] | None = None,
         *,
         mail_from: str | None = None,
     ) -> None:
@@ -50,26 +61,66 @@ class NoticeActivities:
 
     @activity.defn
     def send_notice(self, req: NoticeRequest) -> NoticeReceipt:
-        key = req.notice_key
+        return self._send_once(
+            req,
+            key=req.notice_key,
+            subject_id=req.application.application_id,
+            kind=req.kind,
+            render=lambda: self._renderer.render(req),
+            to=req.to,
+            cc=req.cc,
+        )
+
+    @activity.defn
+    def send_project_notice(self, req: ProjectNoticeRequest) -> NoticeReceipt:
+        # The notices table keys a notice by its subject in `application_id`: for a
+        # project notice that is the project id (the kind tells the two apart).
+        return self._send_once(
+            req,
+            key=req.notice_key,
+            subject_id=req.project.project_id,
+            kind=req.kind,
+            render=lambda: self._renderer.render_project(req),
+            to=req.to,
+            cc=req.cc,
+        )
+
+    def _send_once(
+        self,
+        req: AnyNoticeRequest,
+        *,
+        key: str,
+        subject_id: str,
+        kind: str,
+        render: Callable[[], RenderedNotice],
+        to: list[str],
+        cc: list[str],
+    ) -> NoticeReceipt:
+        """The one exactly-once delivery path: skip if delivered, else render, record
+        pending, deliver, record delivered. `render` runs only when something is sent."""
         with self._sessions() as session:
             done = session.get(Notice, key)
             if done is not None and done.delivery_state == DELIVERED:
                 # A retry after a crash past delivery, or a replayed workflow: never resend.
                 return NoticeReceipt(key, True, True, done.transport, done.location)
 
-        to = _addresses(req.to)
-        cc = [a for a in _addresses(req.cc) if a not in to]
+        to = _addresses(to)
+        cc = [a for a in _addresses(cc) if a not in to]
         if not to and not cc:
             raise ApplicationError(
-                f"notice {key} ({req.kind}) for {req.application.application_id} "
+                f"notice {key} ({kind}) for {subject_id} "
                 "has no recipient: set the contact e-mail addresses",
                 type="NoRecipient",
                 non_retryable=True,
             )
         try:
-            rendered = self._renderer.render(req)
+            rendered = render()
         except UnknownNoticeKind as err:
             raise ApplicationError(str(err), type="UnknownNoticeKind", non_retryable=True) from err
+        except InvalidNoticeDetails as err:
+            raise ApplicationError(
+                str(err), type="InvalidNoticeDetails", non_retryable=True
+            ) from err
         msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
 
         now = datetime.now(UTC)
@@ -78,8 +129,8 @@ class NoticeActivities:
             if row is None:
                 row = Notice(notice_key=key, created_at=now, attempts=0, last_error="")
                 session.add(row)
-            row.application_id = req.application.application_id
-            row.kind = req.kind
+            row.application_id = subject_id
+            row.kind = kind
             row.subject = rendered.subject
             row.to_addrs = to
             row.cc_addrs = cc

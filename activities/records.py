@@ -10,23 +10,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.dialects import postgresql, sqlite
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from models.database import dialect_insert as _insert
 from models.database import session_factory
 from models.schema import Application, ClockEventRow
 from models.shot_clock import ApplicationRecord, EventRecord
-
-
-def _insert(engine: Engine, table: Any) -> Any:
-    """An INSERT that supports ON CONFLICT for the engine's dialect."""
-    name = engine.dialect.name
-    if name == "sqlite":
-        return sqlite.insert(table)
-    if name == "postgresql":
-        return postgresql.insert(table)
-    raise NotImplementedError(f"upserts are not implemented for {name!r}")
 
 
 class ClockRecords:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -47,3 +48,13 @@ def make_engine(url: str) -> Engine:
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     # Rows are read after commit (receipts, tests): don't expire them on commit.
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def dialect_insert(engine: Engine, table: Any) -> Any:
+    """An INSERT that supports ON CONFLICT (upserts) for the engine's dialect."""
+    name = engine.dialect.name
+    if name == "sqlite":
+        return sqlite.insert(table)
+    if name == "postgresql":
+        return postgresql.insert(table)
+    raise NotImplementedError(f"upserts are not implemented for {name!r}")

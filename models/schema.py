@@ -97,3 +97,72 @@ class Notice(Base):
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Project(Base):
+    """A development project with conditions of approval (read model of ProjectWorkflow)."""
+
+    __tablename__ = "projects"
+
+    project_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    workflow_id: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(300))
+    jurisdiction: Mapped[str] = mapped_column(String(100), index=True)
+    resolution_title: Mapped[str] = mapped_column(Text, default="")
+    applicant_name: Mapped[str] = mapped_column(String(200), default="")
+    applicant_email: Mapped[str] = mapped_column(String(200), default="")
+    project_manager_email: Mapped[str] = mapped_column(String(200), default="")
+    next_milestone: Mapped[str | None] = mapped_column(String(60))
+    next_milestone_blockers: Mapped[int] = mapped_column(Integer, default=0)
+    open_conditions: Mapped[int] = mapped_column(Integer, default=0)
+    planned: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    signoffs: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    departments: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ConditionRow(Base):
+    """One condition of approval and where it stands; (project, number) is unique."""
+
+    __tablename__ = "conditions"
+    __table_args__ = (UniqueConstraint("project_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    project_id: Mapped[str] = mapped_column(ForeignKey("projects.project_id"), index=True)
+    number: Mapped[str] = mapped_column(String(20))
+    position: Mapped[int] = mapped_column(Integer)
+    code: Mapped[str | None] = mapped_column(String(30))
+    department: Mapped[str] = mapped_column(String(200))
+    department_key: Mapped[str] = mapped_column(String(40), index=True)
+    section: Mapped[str | None] = mapped_column(String(300))
+    text: Mapped[str] = mapped_column(Text)
+    gates: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    gate_source: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(30), index=True)
+    triggered: Mapped[bool] = mapped_column(Boolean, default=False)
+    submitted_at: Mapped[str | None] = mapped_column(String(40))
+    resolution_reason: Mapped[str] = mapped_column(Text, default="")
+    evidence: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    comments: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    sub_items: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    related: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class AuditRow(Base):
+    """The audit log: every action on a project, appended once by its audit id."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (UniqueConstraint("project_id", "audit_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    project_id: Mapped[str] = mapped_column(String(100), index=True)
+    audit_id: Mapped[str] = mapped_column(String(100))
+    at: Mapped[str] = mapped_column(String(40))
+    actor: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(60))
+    condition_number: Mapped[str | None] = mapped_column(String(20))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

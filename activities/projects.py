@@ -1,0 +1,117 @@
+"""Keep the projects read model current: the project row, every condition as it stands,
+and the audit log. Upserts by stable keys, so a retried activity writes no second row."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from temporalio import activity
+
+from models.conditions import ProjectRecord
+from models.database import dialect_insert, session_factory
+from models.schema import AuditRow, ConditionRow, Project
+from rules.conditions.lifecycle import blockers, next_milestone
+
+
+class ProjectRecords:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._sessions = session_factory(engine)
+
+    @activity.defn
+    def record_project(self, rec: ProjectRecord) -> None:
+        info = rec.info
+        now = datetime.now(UTC)
+        signed = [s.milestone for s in rec.signoffs]
+        upcoming = next_milestone(info.milestones, signed, rec.conditions)
+        values: dict[str, Any] = {
+            "workflow_id": rec.workflow_id,
+            "name": info.name,
+            "jurisdiction": info.jurisdiction,
+            "resolution_title": info.resolution_title,
+            "applicant_name": info.applicant_name,
+            "applicant_email": info.applicant_email,
+            "project_manager_email": info.project_manager_email,
+            "next_milestone": upcoming,
+            "next_milestone_blockers": len(blockers(rec.conditions, upcoming)) if upcoming else 0,
+            "open_conditions": sum(
+                1 for c in rec.conditions if c.status not in _RESOLVED and c.spec.kind != "advisory"
+            ),
+            "planned": rec.planned,
+            "signoffs": [asdict(s) for s in rec.signoffs],
+            "departments": [asdict(d) for d in info.departments],
+            "updated_at": now,
+        }
+        project = Project.__table__
+        conditions = ConditionRow.__table__
+        audit = AuditRow.__table__
+        with self._sessions.begin() as session:
+            session.execute(
+                dialect_insert(self._engine, project)
+                .values(project_id=info.project_id, created_at=now, **values)
+                .on_conflict_do_update(index_elements=[project.c.project_id], set_=values)
+            )
+            if rec.conditions:
+                rows = [_condition_row(info.project_id, i, c) for i, c in enumerate(rec.conditions)]
+                stmt = dialect_insert(self._engine, conditions).values(rows)
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=[conditions.c.project_id, conditions.c.number],
+                    set_={
+                        col: stmt.excluded[col]
+                        for col in rows[0]
+                        if col not in ("project_id", "number")
+                    },
+                )
+                session.execute(stmt)
+            if rec.audit:
+                session.execute(
+                    dialect_insert(self._engine, audit)
+                    .values(
+                        [
+                            {
+                                "project_id": info.project_id,
+                                "audit_id": a.audit_id,
+                                "at": a.at,
+                                "actor": a.actor,
+                                "role": a.role,
+                                "action": a.action,
+                                "condition_number": a.condition_number,
+                                "reason": a.reason,
+                                "details": a.details,
+                            }
+                            for a in rec.audit
+                        ]
+                    )
+                    .on_conflict_do_nothing(index_elements=[audit.c.project_id, audit.c.audit_id])
+                )
+
+
+_RESOLVED = frozenset({"cleared", "waived", "not_applicable", "satisfied_by_alternative"})
+
+
+def _condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
+    spec = c.spec
+    return {
+        "project_id": project_id,
+        "number": spec.number,
+        "position": position,
+        "code": spec.code,
+        "department": spec.department,
+        "department_key": c.department_key,
+        "section": spec.section,
+        "text": spec.text,
+        "gates": list(spec.gates),
+        "gate_source": spec.gate_source,
+        "kind": spec.kind,
+        "status": c.status,
+        "triggered": c.triggered,
+        "submitted_at": c.submitted_at,
+        "resolution_reason": c.resolution_reason,
+        "evidence": [asdict(e) for e in c.evidence],
+        "comments": [asdict(m) for m in c.comments],
+        "sub_items": [asdict(s) for s in spec.sub_items],
+        "related": list(spec.related),
+    }

@@ -1,0 +1,176 @@
+"""Milestone clearance: for each milestone in order, how many conditions gate it, how
+many are resolved, what still blocks it (and whose it is), and who signed it off."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+
+from activities.rendering import milestone_label
+from reports.common import (
+    UNSPECIFIED,
+    condition_state,
+    department_name,
+    is_resolved,
+    jurisdiction_name,
+    load_project,
+    milestone_sequence,
+    now_iso,
+    render,
+    write_csv,
+)
+from rules.conditions.lifecycle import MONITORED_GATES, blocks
+
+CSV_COLUMNS = (
+    "project",
+    "milestone",
+    "number",
+    "code",
+    "department",
+    "kind",
+    "status",
+    "gate_source",
+)
+
+
+@dataclass
+class ConditionLine:
+    number: str
+    code: str | None
+    department: str  # the heading as printed in the resolution
+    department_key: str
+    department_name: str  # who clears it
+    kind: str
+    status: str
+    gate_source: str
+    text: str
+    blocking: bool
+
+
+@dataclass
+class MilestoneLine:
+    key: str
+    label: str
+    monitored: bool  # during construction / ongoing: watched, never signed off
+    total: int
+    resolved: int
+    open: int  # not resolved; includes advisory and dormant conditions, which never block
+    blockers: list[ConditionLine]
+    conditions: list[ConditionLine]
+    signed_off_by: str | None = None
+    signed_off_at: str | None = None
+
+    @property
+    def signed_off(self) -> bool:
+        return self.signed_off_by is not None
+
+    @property
+    def ready(self) -> bool:
+        """Could engineering sign it off now?"""
+        return not self.monitored and not self.signed_off and not self.blockers
+
+
+@dataclass
+class MilestoneReport:
+    project_id: str
+    project_name: str
+    jurisdiction: str
+    jurisdiction_name: str
+    resolution_title: str
+    generated_at: str
+    milestones: list[MilestoneLine] = field(default_factory=list)
+
+    @property
+    def next_milestone(self) -> MilestoneLine | None:
+        """The first milestone not yet signed off that can be (not a monitored one)."""
+        return next(
+            (
+                m
+                for m in self.milestones
+                if not m.signed_off and not m.monitored and m.key != UNSPECIFIED
+            ),
+            None,
+        )
+
+
+def milestone_clearance(engine: Engine, project_id: str) -> MilestoneReport:
+    data = load_project(engine, project_id)
+    project = data.project
+    signoffs = {
+        str(s.get("milestone")): s
+        for s in (project.signoffs or [])
+        if isinstance(s, dict) and s.get("milestone")
+    }
+    states = [(row, condition_state(row)) for row in data.conditions]
+    gates_in_use = [g for _, state in states for g in state.spec.gates]
+
+    lines: list[MilestoneLine] = []
+    for key in milestone_sequence(gates_in_use, signoffs):
+        gating = [(row, state) for row, state in states if key in state.spec.gates]
+        conditions = [
+            ConditionLine(
+                number=row.number,
+                code=row.code,
+                department=row.department,
+                department_key=row.department_key,
+                department_name=department_name(row.department_key, project),
+                kind=row.kind,
+                status=row.status,
+                gate_source=row.gate_source,
+                text=row.text,
+                blocking=blocks(state, key),
+            )
+            for row, state in gating
+        ]
+        resolved = sum(1 for c in conditions if is_resolved(c.status))
+        signoff = signoffs.get(key)
+        lines.append(
+            MilestoneLine(
+                key=key,
+                label=milestone_label(key),
+                monitored=key in MONITORED_GATES,
+                total=len(conditions),
+                resolved=resolved,
+                open=len(conditions) - resolved,
+                blockers=[c for c in conditions if c.blocking],
+                conditions=conditions,
+                signed_off_by=signoff.get("signed_by") if signoff else None,
+                signed_off_at=signoff.get("at") if signoff else None,
+            )
+        )
+    return MilestoneReport(
+        project_id=project.project_id,
+        project_name=project.name,
+        jurisdiction=project.jurisdiction,
+        jurisdiction_name=jurisdiction_name(project.jurisdiction),
+        resolution_title=project.resolution_title or "",
+        generated_at=now_iso(),
+        milestones=lines,
+    )
+
+
+def render_html(report: MilestoneReport) -> str:
+    return render("milestone_clearance.html.j2", report=report)
+
+
+def to_csv(report: MilestoneReport) -> str:
+    """One row per condition per milestone it gates (a condition gating two milestones
+    appears twice)."""
+    return write_csv(
+        CSV_COLUMNS,
+        (
+            (
+                report.project_id,
+                m.key,
+                c.number,
+                c.code,
+                c.department,
+                c.kind,
+                c.status,
+                c.gate_source,
+            )
+            for m in report.milestones
+            for c in m.conditions
+        ),
+    )
