@@ -11,7 +11,8 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent
 
-SHOT_CLOCK_TASK_QUEUE = "clearance-shot-clocks"
+# One queue for every Clearance workflow and activity (shot clocks and projects).
+TASK_QUEUE = "clearance"
 
 # Custom search attributes the workflows upsert; registered by the embedded stack and
 # by `clearance worker` so an operator can list at-risk clocks in the Temporal UI.
@@ -23,6 +24,13 @@ SEARCH_ATTRIBUTES: dict[str, str] = {
     "ApplicationCategory": "Keyword",
     "DeemedApprovalRisk": "Bool",
 }
+
+
+# How many workflow runs the worker keeps in memory (1,000, the Temporal SDK's default).
+# A run beyond it is evicted and replayed from its history when its next timer or update
+# arrives, so a worker serves many more open clocks than it caches: the cache bounds the
+# worker's memory, not the number of clocks (BENCHMARKS.md has the cost per cached clock).
+DEFAULT_MAX_CACHED_WORKFLOWS = 1000
 
 
 def _env(name: str, default: str) -> str:
@@ -45,6 +53,7 @@ class Settings:
     smtp_starttls: bool
     mail_from: str
     task_queue: str
+    max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
 
     @property
     def temporal_port(self) -> int:
@@ -70,5 +79,8 @@ def load_settings() -> Settings:
         smtp_password=_env("CLEARANCE_SMTP_PASSWORD", ""),
         smtp_starttls=_env("CLEARANCE_SMTP_STARTTLS", "false").lower() in ("1", "true", "yes"),
         mail_from=_env("CLEARANCE_MAIL_FROM", "Clearance <clearance@localhost>"),
-        task_queue=_env("CLEARANCE_TASK_QUEUE", SHOT_CLOCK_TASK_QUEUE),
+        task_queue=_env("CLEARANCE_TASK_QUEUE", TASK_QUEUE),
+        max_cached_workflows=int(
+            _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
+        ),
     )

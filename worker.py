@@ -22,19 +22,26 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
+from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
 from models.database import make_engine
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
+from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
 log = logging.getLogger("clearance.worker")
 
-# The pure rules and the payload dataclasses are deterministic and import no I/O
-# libraries: pass them through the sandbox instead of re-importing them per run.
+# The pure rules, the payload dataclasses and the shot clock's state and logic are
+# deterministic and import no I/O libraries: pass them through the sandbox instead of
+# re-importing them for every workflow run (each cached run pays for what is re-imported).
 WORKFLOW_RUNNER = SandboxedWorkflowRunner(
     restrictions=SandboxRestrictions.default.with_passthrough_modules(
-        "rules", "models.shot_clock", "activities.names"
+        "rules",
+        "models.shot_clock",
+        "models.conditions",
+        "activities.names",
+        "workflows.shot_clock_support",
     )
 )
 
@@ -69,9 +76,16 @@ def build_worker(
     notice_activities: NoticeActivities | None = None,
     **worker_options: Any,
 ) -> Worker:
-    """One worker for the shot clock workflows and all their activities."""
+    """One worker for the shot clock workflows and all their activities.
+
+    The workflow cache holds `settings.max_cached_workflows` runs
+    (`CLEARANCE_MAX_CACHED_WORKFLOWS`); `worker_options` (any `Worker` argument, e.g.
+    `max_cached_workflows`) override it.
+    """
+    worker_options.setdefault("max_cached_workflows", settings.max_cached_workflows)
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
+    projects = ProjectRecords(engine)
     notices = notice_activities or NoticeActivities(
         engine,
         NoticeRenderer(),
@@ -81,8 +95,14 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
-        workflows=[ShotClockWorkflow],
-        activities=[records.record_application, records.record_event, notices.send_notice],
+        workflows=[ShotClockWorkflow, ProjectWorkflow],
+        activities=[
+            records.record_application,
+            records.record_event,
+            notices.send_notice,
+            projects.record_project,
+            notices.send_project_notice,
+        ],
         activity_executor=executor,
         workflow_runner=WORKFLOW_RUNNER,
         **worker_options,

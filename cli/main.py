@@ -12,6 +12,7 @@ from rich.console import Console
 
 from cli import clock
 from cli.errors import CliError, explain
+from cli.projects import conditions_app, project_app
 
 app = typer.Typer(
     help="Clearance: deadlines with legal consequences, kept by durable Temporal workflows.",
@@ -19,6 +20,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(clock.app, name="clock")
+app.add_typer(conditions_app, name="conditions")
+app.add_typer(project_app, name="project")
 stderr = Console(stderr=True)
 
 

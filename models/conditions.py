@@ -176,6 +176,9 @@ class ProjectInput:
     skipped_alert_keys: list[str] = field(default_factory=list)
     sequence: int = 0
     imported_warnings: list[str] = field(default_factory=list)
+    # Corrections staff made while reviewing the parse; each becomes an audit event.
+    import_corrections: list[str] = field(default_factory=list)
+    imported_by: str = ""
 
 
 # -- update inputs: one dataclass per action ------------------------------------------------

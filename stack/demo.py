@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 from temporalio.client import Client
@@ -146,3 +147,59 @@ async def load_demo(client: Client, task_queue: str, today: date) -> list[str]:
             )
         opened.append(demo.application_id)
     return opened
+
+
+COTATI_VILLAGE_ID = "COTATI-VILLAGE"
+COTATI_VILLAGE_RESOLUTION = (
+    Path(__file__).resolve().parent / "data" / "cotati-village-resolution.txt"
+)
+
+
+async def load_project_demo(client: Client, task_queue: str, today: date) -> list[str]:
+    """Import Cotati Village (133 conditions) with a grading permit a few weeks out, and
+    send the applicant the digest of what is owed before it."""
+    from models.conditions import Actor, DigestRequestInput, PlannedDatesInput
+    from rules.conditions.onboarding import new_project
+    from rules.conditions.parser import parse_resolution
+    from workflows.project import ProjectWorkflow, project_workflow_id
+
+    workflow_id = project_workflow_id(COTATI_VILLAGE_ID)
+    try:
+        await client.get_workflow_handle(workflow_id).describe()
+        return []
+    except RPCError as err:
+        if err.status != RPCStatusCode.NOT_FOUND:
+            raise
+    parsed = parse_resolution(COTATI_VILLAGE_RESOLUTION.read_text(encoding="utf-8"))
+    start = new_project(
+        parsed,
+        project_id=COTATI_VILLAGE_ID,
+        name="Cotati Village (PA# 21-29)",
+        city=jurisdiction("cotati"),
+        applicant_name="Cotati Village Partners",
+        applicant_email="applicant@cotati-village.example",
+        project_manager_email="pm@cotati.example",
+    )
+    handle: Any = await client.start_workflow(
+        ProjectWorkflow.run, start, id=workflow_id, task_queue=task_queue
+    )
+    pm = Actor("pm@cotati.example", "project_manager")
+    await handle.execute_update(
+        ProjectWorkflow.set_planned_dates,
+        PlannedDatesInput(
+            pm,
+            groundbreaking=(today + timedelta(days=45)).isoformat(),
+            grading_start=(today + timedelta(days=45)).isoformat(),
+            grading_end=(today + timedelta(days=160)).isoformat(),
+            construction_end=(today + timedelta(days=600)).isoformat(),
+            milestone_targets={
+                "improvement_plan_approval": (today + timedelta(days=21)).isoformat(),
+                "grading_permit": (today + timedelta(days=40)).isoformat(),
+                "building_permit": (today + timedelta(days=120)).isoformat(),
+            },
+        ),
+    )
+    await handle.execute_update(
+        ProjectWorkflow.send_digest, DigestRequestInput(pm, milestone="grading_permit")
+    )
+    return [COTATI_VILLAGE_ID]

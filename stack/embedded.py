@@ -16,7 +16,7 @@ import pendulum
 from rich.console import Console
 
 from settings import Settings, load_settings
-from stack.demo import DEMO_CLOCKS, load_demo
+from stack.demo import DEMO_CLOCKS, load_demo, load_project_demo
 from stack.temporal_server import DevServer, port_open
 
 console = Console()
@@ -65,6 +65,7 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
                 # Demo dates are relative to today in the demo city.
                 today = pendulum.now("America/Los_Angeles").date()
                 opened = await load_demo(client, settings.task_queue, today)
+                opened += await load_project_demo(client, settings.task_queue, today)
             _print_where_to_look(settings, opened)
             await stop.wait()
             console.print("shutting the worker down ...")
@@ -85,6 +86,8 @@ def _print_where_to_look(settings: Settings, opened: list[str]) -> None:
     console.print("  In another terminal:")
     console.print("    clearance clock list")
     console.print(f"    clearance clock show {demo_ids[0]}")
+    console.print("    clearance project show COTATI-VILLAGE")
+    console.print("    clearance project blockers COTATI-VILLAGE grading_permit")
     console.print(
         "    clearance clock open --id APP-1 --category macro_collocation"
         " --planner you@city.example"

@@ -82,6 +82,7 @@ def new_project(
     project_manager_email: str,
     department_overrides: Mapping[str, str] | None = None,
     notes: Sequence[str] = (),
+    imported_by: str = "",
 ) -> ProjectInput:
     overrides = dict(department_overrides or {})
     conditions = [
@@ -115,7 +116,9 @@ def new_project(
     return ProjectInput(
         info=info,
         conditions=conditions,
-        imported_warnings=[*parsed.warnings, *notes],
+        imported_warnings=list(parsed.warnings),
+        import_corrections=list(notes),
+        imported_by=imported_by,
     )
 
 
