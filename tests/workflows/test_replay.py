@@ -21,6 +21,7 @@ from tests.conftest import SEARCH_ATTRIBUTE_KEYS
 from tests.workflows.clock_helpers import application, open_clock, settings_for_test
 from tests.workflows.test_shot_clock_workflow import today
 from worker import WORKFLOW_RUNNER, build_worker
+from workflows.project import ProjectWorkflow, project_workflow_id
 from workflows.shot_clock import ShotClockWorkflow
 
 HISTORIES = Path(__file__).parent / "histories"
@@ -29,7 +30,9 @@ HISTORIES = Path(__file__).parent / "histories"
 async def test_saved_histories_replay_with_current_code() -> None:
     files = sorted(HISTORIES.glob("*.json"))
     assert files, "no saved histories"
-    replayer = Replayer(workflows=[ShotClockWorkflow], workflow_runner=WORKFLOW_RUNNER)
+    replayer = Replayer(
+        workflows=[ShotClockWorkflow, ProjectWorkflow], workflow_runner=WORKFLOW_RUNNER
+    )
     for path in files:
         history = WorkflowHistory.from_json(path.stem, path.read_text())
         await replayer.replay_workflow(history)
@@ -77,5 +80,78 @@ async def record_lifecycle_history(target: Path) -> None:
         await env.shutdown()
 
 
+async def record_project_history(target: Path) -> None:
+    """Drive a project through evidence, a return, reviews, planned dates and a sign-off."""
+    from models.conditions import (
+        PlannedDatesInput,
+        ReviewInput,
+        SignOffInput,
+        SubmitEvidenceInput,
+    )
+    from tests.workflows.test_project_workflow import (
+        APPLICANT,
+        ENGINEER,
+        ENGINEERING_REVIEWER,
+        PM,
+        project,
+    )
+
+    env = await WorkflowEnvironment.start_time_skipping_v2(
+        dev_server_existing_path=str(temporal_binary()),
+        dev_server_extra_args=TIME_SKIPPING_ARGS,
+        search_attributes=SEARCH_ATTRIBUTE_KEYS,
+    )
+    try:
+        with TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as executor:
+            settings = settings_for_test(Path(tmp), "replay-project")
+            async with build_worker(env.client, settings, executor=executor):
+                start = project()
+                start.info.project_id = "REPLAY-PROJECT"
+                with env.with_time_skipping_disabled():
+                    handle = await env.client.start_workflow(
+                        ProjectWorkflow.run,
+                        start,
+                        id=project_workflow_id("REPLAY-PROJECT"),
+                        task_queue="replay-project",
+                    )
+                await handle.execute_update(
+                    ProjectWorkflow.set_planned_dates,
+                    PlannedDatesInput(
+                        PM,
+                        milestone_targets={
+                            "grading_permit": (today() + timedelta(days=20)).isoformat()
+                        },
+                    ),
+                )
+                for number in ("1", "2"):
+                    await handle.execute_update(
+                        ProjectWorkflow.submit_evidence,
+                        SubmitEvidenceInput(number, APPLICANT, f"document for #{number}"),
+                    )
+                await handle.execute_update(
+                    ProjectWorkflow.review_condition,
+                    ReviewInput("1", ENGINEERING_REVIEWER, "returned", "sheet C-3 missing"),
+                )
+                await env.fast_forward(handle, timedelta(days=16))
+                await handle.execute_update(
+                    ProjectWorkflow.submit_evidence,
+                    SubmitEvidenceInput("1", APPLICANT, "revised with sheet C-3"),
+                )
+                for number in ("1", "2"):
+                    await handle.execute_update(
+                        ProjectWorkflow.review_condition,
+                        ReviewInput(number, ENGINEERING_REVIEWER, "cleared"),
+                    )
+                await handle.execute_update(
+                    ProjectWorkflow.sign_off_milestone, SignOffInput("grading_permit", ENGINEER)
+                )
+                await env.fast_forward(handle, timedelta(days=8))
+                history = await handle.fetch_history()
+        target.write_text(history.to_json())
+    finally:
+        await env.shutdown()
+
+
 if __name__ == "__main__":
     asyncio.run(record_lifecycle_history(HISTORIES / "shot_clock_lifecycle.json"))
+    asyncio.run(record_project_history(HISTORIES / "project_lifecycle.json"))
