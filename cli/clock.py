@@ -17,8 +17,8 @@ from sqlalchemy import select
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
-from temporalio.service import RPCError, RPCStatusCode
 
+from cli.connection import connect, query, update
 from cli.display import list_applications, show_application
 from cli.errors import CliError
 from models.shot_clock import (
@@ -46,7 +46,6 @@ from settings import load_settings
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
 console = Console()
-RPC_TIMEOUT = timedelta(seconds=15)
 
 DateOpt = Annotated[
     str | None,
@@ -85,19 +84,6 @@ def compute(
 # -- talking to the workflow -----------------------------------------------------------------
 
 
-async def _client() -> Client:
-    settings = load_settings()
-    try:
-        return await Client.connect(
-            settings.temporal_address, namespace=settings.temporal_namespace
-        )
-    except RuntimeError:
-        raise CliError(
-            f"cannot reach the Temporal server at {settings.temporal_address}: start the "
-            "stack with `clearance run`"
-        ) from None
-
-
 def _handle(client: Client, application_id: str) -> WorkflowHandle[Any, Any]:
     from workflows.shot_clock import workflow_id_for
 
@@ -109,14 +95,12 @@ def _today_in(time_zone: str) -> date:
 
 
 async def _app_info(handle: WorkflowHandle[Any, Any]) -> ClockSummary:
-    try:
-        return await handle.query("summary", result_type=ClockSummary, rpc_timeout=RPC_TIMEOUT)
-    except RPCError as err:
-        if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-            raise CliError(
-                "no worker answered: is `clearance run` or `clearance worker` running?"
-            ) from None
-        raise
+    return await query(
+        handle,
+        "summary",
+        result_type=ClockSummary,
+        missing="no such application (no shot clock workflow with that id)",
+    )
 
 
 def _event_date(value: str | None, summary: ClockSummary) -> str:
@@ -142,27 +126,18 @@ def _print_update(result: ClockUpdateResult, application_id: str) -> None:
         console.print(f"  [yellow]warning:[/yellow] {warning}")
 
 
-async def _update(application_id: str, update: str, build: Any) -> None:
-    client = await _client()
+async def _update(application_id: str, name: str, build: Any) -> None:
+    client = await connect()
     handle = _handle(client, application_id)
     summary = await _app_info(handle)
-    payload = build(summary)
-    try:
-        result = await handle.execute_update(
-            update, payload, result_type=ClockUpdateResult, rpc_timeout=RPC_TIMEOUT
-        )
-    except RPCError as err:
-        if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-            raise CliError(
-                "no worker answered: is `clearance run` or `clearance worker` running?"
-            ) from None
-        if err.status == RPCStatusCode.NOT_FOUND:
-            # The workflow finished: the clock was closed and nothing is left to watch.
-            raise CliError(
-                f"refused: the application is already closed ({summary.clock['status']}); "
-                "nothing was recorded"
-            ) from None
-        raise
+    result = await update(
+        handle,
+        name,
+        build(summary),
+        result_type=ClockUpdateResult,
+        closed=f"refused: the application is already closed ({summary.clock['status']}); "
+        "nothing was recorded",
+    )
     _print_update(result, application_id)
 
 
@@ -261,7 +236,7 @@ def open_clock(
 async def _open(info: ApplicationInfo, events: list[ClockEvent]) -> None:
     from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
-    client = await _client()
+    client = await connect()
     try:
         await client.start_workflow(
             ShotClockWorkflow.run,
@@ -512,7 +487,7 @@ def show(
 
 
 async def _summary(application_id: str) -> ClockSummary:
-    client = await _client()
+    client = await connect()
     return await _app_info(_handle(client, application_id))
 
 

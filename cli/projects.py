@@ -7,7 +7,6 @@ import asyncio
 import json
 import sys
 from collections import defaultdict
-from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,11 +16,11 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy import select
-from temporalio.client import Client, WorkflowHandle
+from temporalio.client import WorkflowHandle
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
-from temporalio.service import RPCError, RPCStatusCode
 
+from cli.connection import connect, query, update
 from cli.errors import CliError
 from models.conditions import (
     ActionResult,
@@ -43,7 +42,6 @@ from settings import load_settings
 conditions_app = typer.Typer(help="Conditions of approval: parse and import a resolution.")
 project_app = typer.Typer(help="Projects: clearance by milestone, actions, sign-off, reports.")
 console = Console(width=None if sys.stdout.isatty() else 140)
-RPC_TIMEOUT = timedelta(seconds=20)
 
 AsOpt = Annotated[
     str,
@@ -212,7 +210,7 @@ def _progress() -> Progress:
 async def _start_project(start: Any) -> None:
     from workflows.project import ProjectWorkflow, project_workflow_id
 
-    client = await _client()
+    client = await connect()
     with _progress() as progress:
         task = progress.add_task("starting the project workflow", total=None)
         try:
@@ -238,57 +236,26 @@ async def _start_project(start: Any) -> None:
 # -- talking to the project workflow ---------------------------------------------------------
 
 
-async def _client() -> Client:
-    settings = load_settings()
-    try:
-        return await Client.connect(
-            settings.temporal_address, namespace=settings.temporal_namespace
-        )
-    except RuntimeError:
-        raise CliError(
-            f"cannot reach the Temporal server at {settings.temporal_address}: start the "
-            "stack with `clearance run`"
-        ) from None
-
-
 async def _handle(project_id: str) -> WorkflowHandle[Any, Any]:
     from workflows.project import project_workflow_id
 
-    return (await _client()).get_workflow_handle(project_workflow_id(project_id))
+    return (await connect()).get_workflow_handle(project_workflow_id(project_id))
 
 
 async def _query(handle: WorkflowHandle[Any, Any], name: str, *args: Any) -> Any:
-    for attempt in range(50):
-        try:
-            return await handle.query(name, *args, rpc_timeout=RPC_TIMEOUT)
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                raise CliError("no such project") from None
-            if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-                raise CliError(
-                    "no worker answered: is `clearance run` or `clearance worker` running?"
-                ) from None
-            if err.status != RPCStatusCode.FAILED_PRECONDITION or attempt == 49:
-                raise
-            await asyncio.sleep(0.1)
-    raise AssertionError("unreachable")
+    return await query(handle, name, *args, missing="no such project")
 
 
-async def _update(project_id: str, update: str, payload: Any) -> ActionResult:
+async def _update(project_id: str, name: str, payload: Any) -> ActionResult:
     handle = await _handle(project_id)
     await _query(handle, "status_by_milestone")  # fails clearly for an unknown project
-    try:
-        return await handle.execute_update(
-            update, payload, result_type=ActionResult, rpc_timeout=RPC_TIMEOUT
-        )
-    except RPCError as err:
-        if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-            raise CliError(
-                "no worker answered: is `clearance run` or `clearance worker` running?"
-            ) from None
-        if err.status == RPCStatusCode.NOT_FOUND:
-            raise CliError("refused: the project is closed; nothing was recorded") from None
-        raise
+    return await update(
+        handle,
+        name,
+        payload,
+        result_type=ActionResult,
+        closed="refused: the project is closed; nothing was recorded",
+    )
 
 
 def _print_result(result: ActionResult) -> None:

@@ -12,24 +12,10 @@ from typing import Any
 
 from rules.packs import rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, governing_category
-from rules.timeline import Timeline, TimelineError, parse_timeline
+from rules.timeline import EVENT_TYPES, Timeline, TimelineError, parse_timeline
 
-# Events a planner may add to an open clock (the submission opens it).
-RECORDABLE_EVENTS = frozenset(
-    {
-        "incomplete_notice",
-        "resubmitted",
-        "tolling_agreement",
-        "decision",
-        "withdrawn",
-        "deemed_granted_notice",
-        "applicant_public_notice",
-        "deemed_approved_notice",
-        "moratorium",
-        "hearing_notice",
-        "appeal",
-    }
-)
+# Events a planner may add to an open clock: all but those that open it.
+RECORDABLE_EVENTS = frozenset(EVENT_TYPES) - {"pre_application", "submitted"}
 
 
 class ActionRefused(ValueError):
