@@ -6,7 +6,6 @@ sub-items, "Page 3 of 9" footers and a running header), its PDF, and smaller lay
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
@@ -199,12 +198,11 @@ def test_pdf_gives_the_same_conditions(tmp_path: Path, parsed: ParsedResolution)
 
 
 def test_pdf_of_the_cotati_resolution(tmp_path: Path) -> None:
-    env = os.environ.get("CLEARANCE_SHARED")
-    shared = Path(env) if env else Path(__file__).resolve().parents[3].parent / "shared"
-    packet = shared / "seeds" / "cotati-council-packet-2024-02-27.txt"
-    if not packet.exists():
-        pytest.skip(f"{packet} not found")
-    lines = packet.read_text("utf-8").split("\n")[165:513]
+    # The resolution as shipped with the demo: lines 166-513 of the council packet.
+    resolution = (
+        Path(__file__).resolve().parents[3] / "stack" / "data" / "cotati-village-resolution.txt"
+    )
+    lines = resolution.read_text("utf-8").split("\n")
     path = tmp_path / "cotati.pdf"
     path.write_bytes(_pdf([lines[i : i + 40] for i in range(0, len(lines), 40)]))
     from_pdf = parse_resolution(extract_text(path))
