@@ -32,6 +32,12 @@ SEARCH_ATTRIBUTES: dict[str, str] = {
 # worker's memory, not the number of clocks (BENCHMARKS.md has the cost per cached clock).
 DEFAULT_MAX_CACHED_WORKFLOWS = 1000
 
+# How many workflow tasks the worker runs at once. Python runs them on one core at a time:
+# taking more than it can finish within the 10-second workflow task timeout makes them
+# time out and replay (a project's first task decodes 133 conditions). Tasks beyond this
+# wait on the server instead, which costs nothing.
+DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 10
+
 
 def _env(name: str, default: str) -> str:
     value = os.environ.get(name)
@@ -54,6 +60,7 @@ class Settings:
     mail_from: str
     task_queue: str
     max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
+    max_concurrent_workflow_tasks: int = DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS
 
     @property
     def temporal_port(self) -> int:
@@ -82,5 +89,11 @@ def load_settings() -> Settings:
         task_queue=_env("CLEARANCE_TASK_QUEUE", TASK_QUEUE),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
+        ),
+        max_concurrent_workflow_tasks=int(
+            _env(
+                "CLEARANCE_MAX_CONCURRENT_WORKFLOW_TASKS",
+                str(DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS),
+            )
         ),
     )

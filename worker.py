@@ -83,6 +83,9 @@ def build_worker(
     `max_cached_workflows`) override it.
     """
     worker_options.setdefault("max_cached_workflows", settings.max_cached_workflows)
+    worker_options.setdefault(
+        "max_concurrent_workflow_tasks", settings.max_concurrent_workflow_tasks
+    )
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)

@@ -13,7 +13,6 @@ from temporalio import activity
 from models.conditions import ProjectRecord
 from models.database import dialect_insert, session_factory
 from models.schema import AuditRow, ConditionRow, Project
-from rules.conditions.lifecycle import blockers, next_milestone
 
 
 class ProjectRecords:
@@ -25,8 +24,6 @@ class ProjectRecords:
     def record_project(self, rec: ProjectRecord) -> None:
         info = rec.info
         now = datetime.now(UTC)
-        signed = [s.milestone for s in rec.signoffs]
-        upcoming = next_milestone(info.milestones, signed, rec.conditions)
         values: dict[str, Any] = {
             "workflow_id": rec.workflow_id,
             "name": info.name,
@@ -35,11 +32,9 @@ class ProjectRecords:
             "applicant_name": info.applicant_name,
             "applicant_email": info.applicant_email,
             "project_manager_email": info.project_manager_email,
-            "next_milestone": upcoming,
-            "next_milestone_blockers": len(blockers(rec.conditions, upcoming)) if upcoming else 0,
-            "open_conditions": sum(
-                1 for c in rec.conditions if c.status not in _RESOLVED and c.spec.kind != "advisory"
-            ),
+            "next_milestone": rec.next_milestone,
+            "next_milestone_blockers": rec.next_milestone_blockers,
+            "open_conditions": rec.open_conditions,
             "planned": rec.planned,
             "signoffs": [asdict(s) for s in rec.signoffs],
             "departments": [asdict(d) for d in info.departments],
@@ -55,7 +50,10 @@ class ProjectRecords:
                 .on_conflict_do_update(index_elements=[project.c.project_id], set_=values)
             )
             if rec.conditions:
-                rows = [_condition_row(info.project_id, i, c) for i, c in enumerate(rec.conditions)]
+                rows = [
+                    _condition_row(info.project_id, position, c)
+                    for position, c in zip(rec.positions, rec.conditions, strict=True)
+                ]
                 stmt = dialect_insert(self._engine, conditions).values(rows)
                 stmt = stmt.on_conflict_do_update(
                     index_elements=[conditions.c.project_id, conditions.c.number],
@@ -87,9 +85,6 @@ class ProjectRecords:
                     )
                     .on_conflict_do_nothing(index_elements=[audit.c.project_id, audit.c.audit_id])
                 )
-
-
-_RESOLVED = frozenset({"cleared", "waived", "not_applicable", "satisfied_by_alternative"})
 
 
 def _condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:

@@ -273,7 +273,7 @@ def main() -> None:
     parser.add_argument(
         "--max-workflow-tasks",
         type=int,
-        help="the worker's max_concurrent_workflow_tasks (default: the SDK's)",
+        help="the worker's max_concurrent_workflow_tasks (default: the settings')",
     )
     parser.add_argument(
         "--json",

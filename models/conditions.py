@@ -253,14 +253,19 @@ class ActionResult:
 
 @dataclass
 class ProjectRecord:
-    """Upsert a project and its conditions into the read model; append new audit rows."""
+    """Upsert a project and the conditions that changed since the last record; append new
+    audit rows. Only what changed travels, so a project's history stays small over years."""
 
     info: ProjectInfo
     conditions: list[ConditionState]
+    positions: list[int]  # each condition's place in the resolution, parallel to `conditions`
     audit: list[AuditEvent]
     signoffs: list[MilestoneSignoff]
     planned: dict[str, Any]
     workflow_id: str
+    next_milestone: str | None = None
+    next_milestone_blockers: int = 0
+    open_conditions: int = 0
 
 
 @dataclass

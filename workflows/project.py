@@ -77,6 +77,9 @@ class ProjectWorkflow:
         self._info = input.info
         self._conditions: list[ConditionState] = list(input.conditions)
         self._by_number = {c.spec.number: c for c in self._conditions}
+        self._position = {c.spec.number: i for i, c in enumerate(self._conditions)}
+        # Each run records every condition once, then only what changed.
+        self._unsynced_numbers: set[str] = set(self._by_number)
         self._planned: dict[str, Any] = dict(input.planned)
         self._signoffs: list[MilestoneSignoff] = list(input.signoffs)
         self._audit: list[AuditEvent] = list(input.audit)
@@ -213,22 +216,38 @@ class ProjectWorkflow:
     async def _sync(self) -> None:
         async with self._lock:
             pending, self._unsynced_audit = self._unsynced_audit, []
+            numbers, self._unsynced_numbers = self._unsynced_numbers, set()
+            changed = [c for c in self._conditions if c.spec.number in numbers]
+            upcoming = lifecycle.next_milestone(
+                self._info.milestones, self._signed(), self._conditions
+            )
             try:
                 await workflow.execute_activity(
                     activity.RECORD_PROJECT,
                     ProjectRecord(
                         info=self._info,
-                        conditions=self._conditions,
+                        conditions=changed,
+                        positions=[self._position[c.spec.number] for c in changed],
                         audit=pending,
                         signoffs=self._signoffs,
                         planned=self._planned,
                         workflow_id=workflow.info().workflow_id,
+                        next_milestone=upcoming,
+                        next_milestone_blockers=len(lifecycle.blockers(self._conditions, upcoming))
+                        if upcoming
+                        else 0,
+                        open_conditions=sum(
+                            1
+                            for c in self._conditions
+                            if c.status not in RESOLVED_STATUSES and c.spec.kind != "advisory"
+                        ),
                     ),
                     start_to_close_timeout=RECORD_TIMEOUT,
                     retry_policy=RETRY,
                 )
             except BaseException:
                 self._unsynced_audit = pending + self._unsynced_audit
+                self._unsynced_numbers |= numbers
                 raise
 
     async def _notify(
@@ -277,6 +296,7 @@ class ProjectWorkflow:
             raise ValueError(str(refused)) from None
 
     def _changed(self, condition: ConditionState) -> ActionResult:
+        self._unsynced_numbers.add(condition.spec.number)
         self._dirty = True
         return ActionResult(True, "recorded", condition_summary(condition))
 
@@ -362,6 +382,7 @@ class ProjectWorkflow:
                 continue
             before = other.status
             other.status = status
+            self._unsynced_numbers.add(number)
             other.resolution_reason = reason
             self._log(
                 actor,
