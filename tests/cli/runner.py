@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Mapping
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from settings import PROJECT_ROOT
+from stack.temporal_server import DevServer, free_port
 
 SCRIPT = Path(sys.executable).parent / "clearance"
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cli.main"]
@@ -69,3 +76,90 @@ def assert_one_line_error(result: Result, code: int, *fragments: str) -> str:
     for fragment in fragments:
         assert fragment in line, f"{fragment!r} not in {line!r}"
     return line
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    data_dir: Path
+    worker_log: Path
+    server_log: Path
+
+    @property
+    def outbox(self) -> Path:
+        return self.data_dir / "outbox"
+
+    @property
+    def database_url(self) -> str:
+        return f"sqlite:///{self.data_dir / 'clearance.db'}"
+
+    def run(self, *args: str, **kwargs: Any) -> Result:
+        return clearance(*args, env=self.env, **kwargs)
+
+    def ok(self, *args: str) -> Result:
+        result = self.run(*args)
+        assert result.returncode == 0, f"{result}\n--- worker log ---\n{self.worker_tail()}"
+        assert "Traceback" not in result.stderr, result
+        return result
+
+    def show_json(self, application_id: str) -> dict[str, Any]:
+        return json.loads(self.ok("clock", "show", application_id, "--json").stdout)
+
+    def worker_tail(self) -> str:
+        return self.worker_log.read_text(errors="replace")[-3000:]
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
+
+
+@contextmanager
+def running_stack(root: Path) -> Iterator[Stack]:
+    """A plain dev server on a temporary SQLite file and `clearance worker` beside it,
+    configured only through the environment, as a city would run them."""
+    data_dir = root / "var"
+    server = DevServer(
+        root / "temporal.db", port=free_port(), ui_port=None, log_file=root / "temporal.log"
+    )
+    env = clean_env(
+        {
+            "CLEARANCE_TEMPORAL_ADDRESS": server.address,
+            "CLEARANCE_DATA_DIR": str(data_dir),
+            "CLEARANCE_TASK_QUEUE": f"cli-{uuid.uuid4()}",
+            "CLEARANCE_SMTP_HOST": "",
+        }
+    )
+    worker_log = root / "worker.log"
+    worker: subprocess.Popen[bytes] | None = None
+    server.start()
+    try:
+        with open(worker_log, "wb") as log:
+            worker = subprocess.Popen(
+                [*COMMAND, "worker"],
+                env=env,
+                cwd=PROJECT_ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 60
+        while "worker on task queue" not in worker_log.read_text(errors="replace"):
+            if worker.poll() is not None:
+                raise RuntimeError(
+                    f"the worker exited with {worker.returncode}:\n{worker_log.read_text()}"
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not start:\n{worker_log.read_text()}")
+            time.sleep(0.1)
+        yield Stack(env, data_dir, worker_log, server.log_file)
+    finally:
+        if worker is not None:
+            _stop(worker)
+        server.stop()

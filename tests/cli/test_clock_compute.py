@@ -11,24 +11,10 @@ from typing import Any
 import pytest
 
 from tests.cli.runner import Result, assert_one_line_error, clearance
+from tests.contract import CONTRACT_KEYS as CONTRACT_KEY_ORDER
 
 # The output keys of the contract (reference section 5); days_remaining only with as_of.
-CONTRACT_KEYS = {
-    "category",
-    "period_days",
-    "start_date",
-    "shot_clock_date",
-    "conservative_date",
-    "tolled_days",
-    "reset_on",
-    "status",
-    "days_remaining",
-    "judicial_review_deadline",
-    "notice_windows",
-    "ledger",
-    "alternatives",
-    "warnings",
-}
+CONTRACT_KEYS = set(CONTRACT_KEY_ORDER)
 
 
 def compute_stdin(timeline: Any) -> Result:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import email
 import json
-import subprocess
-import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -19,9 +17,8 @@ from typing import Any
 import pytest
 
 from settings import PROJECT_ROOT
-from stack.temporal_server import DevServer, free_port
-from tests.cli.runner import COMMAND, Result, assert_one_line_error, clean_env, clearance
-from tests.cli.test_staff_cli import Stack, _stop, addresses, wait_for
+from tests.cli.runner import Result, Stack, assert_one_line_error, clearance, running_stack
+from tests.cli.test_staff_cli import addresses, wait_for
 
 RESOLUTION = PROJECT_ROOT / "stack" / "data" / "cotati-village-resolution.txt"
 CONTRACT_KEYS = {"title", "conditions", "warnings"}
@@ -65,47 +62,8 @@ PRIOR TO ISSUANCE OF A BUILDING PERMIT
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """A plain dev server on a temporary SQLite file and `clearance worker` beside it."""
-    root = tmp_path_factory.mktemp("project-cli")
-    data_dir = root / "var"
-    server = DevServer(
-        root / "temporal.db", port=free_port(), ui_port=None, log_file=root / "temporal.log"
-    )
-    env = clean_env(
-        {
-            "CLEARANCE_TEMPORAL_ADDRESS": server.address,
-            "CLEARANCE_DATA_DIR": str(data_dir),
-            "CLEARANCE_TASK_QUEUE": f"cli-{uuid.uuid4()}",
-            "CLEARANCE_SMTP_HOST": "",
-        }
-    )
-    worker_log = root / "worker.log"
-    worker: subprocess.Popen[bytes] | None = None
-    server.start()
-    try:
-        with open(worker_log, "wb") as log:
-            worker = subprocess.Popen(
-                [*COMMAND, "worker"],
-                env=env,
-                cwd=PROJECT_ROOT,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 60
-        while "worker on task queue" not in worker_log.read_text(errors="replace"):
-            if worker.poll() is not None:
-                pytest.fail(
-                    f"the worker exited with {worker.returncode}:\n{worker_log.read_text()}"
-                )
-            if time.monotonic() > deadline:
-                pytest.fail(f"the worker did not start:\n{worker_log.read_text()}")
-            time.sleep(0.1)
-        yield Stack(env, data_dir, worker_log, server.log_file)
-    finally:
-        if worker is not None:
-            _stop(worker)
-        server.stop()
+    with running_stack(tmp_path_factory.mktemp("project-cli")) as running:
+        yield running
 
 
 def new_id(prefix: str) -> str:

@@ -8,12 +8,9 @@ from __future__ import annotations
 import asyncio
 import email
 import json
-import signal
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import date, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -30,9 +27,8 @@ from models.database import make_engine, session_factory
 from models.schema import Application
 from rules.packs import jurisdiction
 from rules.shot_clock import compute_json
-from settings import PROJECT_ROOT
-from stack.temporal_server import DevServer, free_port
-from tests.cli.runner import COMMAND, Result, assert_one_line_error, clean_env, clearance
+from stack.temporal_server import free_port
+from tests.cli.runner import Stack, assert_one_line_error, clean_env, clearance, running_stack
 from tests.cli.test_clock_compute import CONTRACT_KEYS
 from workflows.shot_clock import workflow_id_for
 
@@ -43,91 +39,10 @@ NOTICE_KEY = "X-Clearance-Notice-Key"
 RF_ITEM = "A|RF report|CMC 17.44.070(A)"
 
 
-@dataclass
-class Stack:
-    env: dict[str, str]
-    data_dir: Path
-    worker_log: Path
-    server_log: Path
-
-    @property
-    def outbox(self) -> Path:
-        return self.data_dir / "outbox"
-
-    @property
-    def database_url(self) -> str:
-        return f"sqlite:///{self.data_dir / 'clearance.db'}"
-
-    def run(self, *args: str, **kwargs: Any) -> Result:
-        return clearance(*args, env=self.env, **kwargs)
-
-    def ok(self, *args: str) -> Result:
-        result = self.run(*args)
-        assert result.returncode == 0, f"{result}\n--- worker log ---\n{self.worker_tail()}"
-        assert "Traceback" not in result.stderr, result
-        return result
-
-    def show_json(self, application_id: str) -> dict[str, Any]:
-        return json.loads(self.ok("clock", "show", application_id, "--json").stdout)
-
-    def worker_tail(self) -> str:
-        return self.worker_log.read_text(errors="replace")[-3000:]
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=15)
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """A plain dev server on a temporary SQLite file and `clearance worker` beside it."""
-    root = tmp_path_factory.mktemp("staff-cli")
-    data_dir = root / "var"
-    server = DevServer(
-        root / "temporal.db", port=free_port(), ui_port=None, log_file=root / "temporal.log"
-    )
-    env = clean_env(
-        {
-            "CLEARANCE_TEMPORAL_ADDRESS": server.address,
-            "CLEARANCE_DATA_DIR": str(data_dir),
-            "CLEARANCE_TASK_QUEUE": f"cli-{uuid.uuid4()}",
-            "CLEARANCE_SMTP_HOST": "",
-        }
-    )
-    worker_log = root / "worker.log"
-    worker: subprocess.Popen[bytes] | None = None
-    server.start()
-    try:
-        with open(worker_log, "wb") as log:
-            worker = subprocess.Popen(
-                [*COMMAND, "worker"],
-                env=env,
-                cwd=PROJECT_ROOT,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 60
-        while "worker on task queue" not in worker_log.read_text(errors="replace"):
-            if worker.poll() is not None:
-                pytest.fail(
-                    f"the worker exited with {worker.returncode}:\n{worker_log.read_text()}"
-                )
-            if time.monotonic() > deadline:
-                pytest.fail(f"the worker did not start:\n{worker_log.read_text()}")
-            time.sleep(0.1)
-        yield Stack(env, data_dir, worker_log, server.log_file)
-    finally:
-        if worker is not None:
-            _stop(worker)
-        server.stop()
+    with running_stack(tmp_path_factory.mktemp("staff-cli")) as running:
+        yield running
 
 
 def today() -> date:

@@ -16,28 +16,12 @@ import pytest
 
 from rules.shot_clock import compute_json
 from rules.timeline import TimelineError
+from tests.contract import CONTRACT_KEYS
 
 # ---------------------------------------------------------------------------- helpers
 
 RULE_A = "CMC 17.44.070(A)"
 RULE_B = "CMC 17.44.070(B)"
-
-CONTRACT_KEYS = [
-    "category",
-    "period_days",
-    "start_date",
-    "shot_clock_date",
-    "conservative_date",
-    "tolled_days",
-    "reset_on",
-    "status",
-    "days_remaining",
-    "judicial_review_deadline",
-    "notice_windows",
-    "ledger",
-    "alternatives",
-    "warnings",
-]
 
 
 def ev(kind: str, when: str, **fields: Any) -> dict[str, Any]:

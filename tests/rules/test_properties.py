@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from rules.calendars import calendar_for
 from rules.shot_clock import compute_json
 from rules.timeline import TimelineError
+from tests.contract import CONTRACT_KEYS
 
 SETTINGS = settings(
     max_examples=200,
@@ -45,22 +46,7 @@ STATUSES = {
     "deemed_granted",
     "deemed_approved",
 }
-KEYS = [
-    "category",
-    "period_days",
-    "start_date",
-    "shot_clock_date",
-    "conservative_date",
-    "tolled_days",
-    "reset_on",
-    "status",
-    "days_remaining",
-    "judicial_review_deadline",
-    "notice_windows",
-    "ledger",
-    "alternatives",
-    "warnings",
-]
+KEYS = CONTRACT_KEYS
 
 
 def iso(d: date) -> str:

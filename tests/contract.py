@@ -1,0 +1,20 @@
+"""The compute contract's output keys, in order (reference shot-clocks.md §5), written
+out here rather than taken from the engine so the tests check the engine against the
+reference. `days_remaining` appears only when the input has `as_of`."""
+
+CONTRACT_KEYS = [
+    "category",
+    "period_days",
+    "start_date",
+    "shot_clock_date",
+    "conservative_date",
+    "tolled_days",
+    "reset_on",
+    "status",
+    "days_remaining",
+    "judicial_review_deadline",
+    "notice_windows",
+    "ledger",
+    "alternatives",
+    "warnings",
+]
