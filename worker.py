@@ -47,6 +47,8 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
 
 
 async def connect(settings: Settings) -> Client:
+    """The one place a Temporal client is made (worker, CLI, web app, demo), so every
+    client shares the same data converter."""
     return await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
 
 

@@ -14,6 +14,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from cli.errors import CliError
 from settings import load_settings
+from worker import connect as connect_client
 
 RPC_TIMEOUT = timedelta(seconds=20)
 NO_WORKER = "no worker answered: is `clearance run` or `clearance worker` running?"
@@ -22,9 +23,7 @@ NO_WORKER = "no worker answered: is `clearance run` or `clearance worker` runnin
 async def connect() -> Client:
     settings = load_settings()
     try:
-        return await Client.connect(
-            settings.temporal_address, namespace=settings.temporal_namespace
-        )
+        return await connect_client(settings)
     except RuntimeError:
         raise CliError(
             f"cannot reach the Temporal server at {settings.temporal_address}: start the "
