@@ -61,6 +61,22 @@ class Settings:
     task_queue: str
     max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
     max_concurrent_workflow_tasks: int = DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS
+    # Web app: where it listens, the address put in e-mailed links, and the key that signs
+    # sessions, CSRF tokens and applicant links (empty: kept in $DATA_DIR/secret_key).
+    web_host: str = "127.0.0.1"
+    web_port: int = 8000
+    public_url: str = "http://localhost:8000"
+    secret_key: str = ""
+    applicant_link_days: int = 30
+    # Operations: log format (text or json), level, the worker's health port (0: none),
+    # who hears about a prolonged mail outage, and the payload encryption key (base64 of
+    # 32 bytes; empty: payloads are not encrypted).
+    log_format: str = "text"
+    log_level: str = "INFO"
+    worker_health_port: int = 0
+    operator_email: str = ""
+    payload_key: str = ""
+    payload_key_id: str = "k1"
 
     @property
     def temporal_port(self) -> int:
@@ -87,6 +103,19 @@ def load_settings() -> Settings:
         smtp_starttls=_env("CLEARANCE_SMTP_STARTTLS", "false").lower() in ("1", "true", "yes"),
         mail_from=_env("CLEARANCE_MAIL_FROM", "Clearance <clearance@localhost>"),
         task_queue=_env("CLEARANCE_TASK_QUEUE", TASK_QUEUE),
+        web_host=_env("CLEARANCE_WEB_HOST", "127.0.0.1"),
+        web_port=int(_env("CLEARANCE_WEB_PORT", "8000")),
+        public_url=_env(
+            "CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"
+        ),
+        secret_key=_env("CLEARANCE_SECRET_KEY", ""),
+        applicant_link_days=int(_env("CLEARANCE_APPLICANT_LINK_DAYS", "30")),
+        log_format=_env("CLEARANCE_LOG_FORMAT", "text"),
+        log_level=_env("CLEARANCE_LOG_LEVEL", "INFO"),
+        worker_health_port=int(_env("CLEARANCE_WORKER_HEALTH_PORT", "0")),
+        operator_email=_env("CLEARANCE_OPERATOR_EMAIL", ""),
+        payload_key=_env("CLEARANCE_PAYLOAD_KEY", ""),
+        payload_key_id=_env("CLEARANCE_PAYLOAD_KEY_ID", "k1"),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),
