@@ -19,7 +19,10 @@ The steps, each built from rules that hold across cities rather than from one ci
    Operations ...") and title-case headings are sections. A heading must be followed by
    conditions or by more headings, never directly by sub-items; one ending in ":" must be
    followed by a condition (this keeps "IMPORTANT NOTICE TO ...:" inside condition 25).
-   Text after a heading and before its first condition is its preamble.
+   Text after a heading and before its first condition is its preamble. A sentence that
+   ends in ":", names a milestone and is followed by a condition ("The following shall be
+   satisfied prior to issuance of a building permit:") is a preamble even between
+   conditions: it starts a new part of the section instead of ending the condition above.
 5. Conditions are numbered "N." or "Condition No. N". A number is a condition only when it
    is the next in sequence (previous + 1), at a line start or right after a sentence end;
    so "Highway 116. This", "Section 505.2. No" and "Chapter 8. Water" stay text. A jump of
@@ -321,6 +324,8 @@ def _classify_headings(lines: list[str], ms: MilestoneSet) -> list[str | None]:
     have_department = False
     for i, body in enumerate(shapes):
         if body is None:
+            if _is_preamble_sentence(lines, i, ms):
+                kinds[i] = "preamble"
             continue
         if body.endswith(":") and not (i + 1 < len(lines) and _starts_with_condition(lines[i + 1])):
             continue
@@ -337,6 +342,21 @@ def _classify_headings(lines: list[str], ms: MilestoneSet) -> list[str | None]:
             kinds[i] = _heading_kind(body, ms, have_department)
             have_department = have_department or kinds[i] == "department"
     return kinds
+
+
+def _is_preamble_sentence(lines: list[str], i: int, ms: MilestoneSet) -> bool:
+    """A sentence that introduces the conditions after it with a milestone ("The following
+    shall be satisfied prior to issuance of a building permit:"): it starts a sentence,
+    carries no label, ends with a colon, names a milestone and is followed by a condition."""
+    line = lines[i]
+    return (
+        line.endswith(":")
+        and i + 1 < len(lines)
+        and _starts_with_condition(lines[i + 1])
+        and not _starts_with_label(line)
+        and (i == 0 or lines[i - 1][-1] in _TERMINAL)
+        and bool(ms.detect(line))
+    )
 
 
 def _heading_kind(body: str, ms: MilestoneSet, have_department: bool) -> str:
@@ -454,6 +474,13 @@ class _Builder:
         if self.heading_gates:
             self.section_gates = list(self.heading_gates)
         self.preamble_target, self.preamble = "section", []
+
+    def section_preamble(self, text: str) -> None:
+        """A preamble sentence between conditions starts a new unnamed part of the section."""
+        self.current = None
+        self.heading_gates = []
+        self.preamble_target, self.preamble = "section", []
+        self.add_preamble(text)
 
     def add_preamble(self, text: str) -> None:
         self.preamble.append(text.strip())
@@ -574,6 +601,15 @@ class _Builder:
         prev_terminal = True
         for i, line in enumerate(lines):
             kind = kinds[i]
+            if kind == "preamble":
+                # Before any condition it is the heading's preamble as usual; after one it
+                # would otherwise be read as that condition's last sentence.
+                if self.current is not None:
+                    self.section_preamble(line)
+                else:
+                    self.add_preamble(line)
+                prev_terminal = True
+                continue
             if kind is not None:
                 name = _clean_heading(_heading_shape(line) or line)
                 if kind == "department":

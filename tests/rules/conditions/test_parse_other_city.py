@@ -286,3 +286,24 @@ def test_nothing_to_parse() -> None:
     parsed = parse_resolution("")
     assert parsed.conditions == []
     assert "No numbered conditions found" in parsed.warnings
+
+
+SENTENCE_PREAMBLES = """\
+CONDITIONS OF APPROVAL
+Public Works / Engineering
+The following shall be satisfied prior to issuance of a grading permit:
+1. The Applicant shall submit a final drainage report.
+2. The Applicant shall post a grading security.
+The following shall be satisfied prior to issuance of a building permit:
+3. The Applicant shall pay the park in-lieu fees.
+4. The Applicant shall submit utility plans.
+"""
+
+
+def test_a_sentence_case_preamble_after_a_condition_starts_a_new_gate() -> None:
+    parsed = parse_resolution(SENTENCE_PREAMBLES)
+    by_number = {c.number: c for c in parsed.conditions}
+    assert list(by_number) == ["1", "2", "3", "4"]
+    assert by_number["2"].text == "The Applicant shall post a grading security."
+    assert by_number["1"].gates == by_number["2"].gates == ["grading_permit"]
+    assert by_number["3"].gates == by_number["4"].gates == ["building_permit"]
