@@ -9,14 +9,25 @@ every clock: they live in the SQLite file.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pendulum
+import uvicorn
 from rich.console import Console
 
 from settings import Settings, load_settings
-from stack.demo import DEMO_CLOCKS, load_demo, load_project_demo
+from stack.demo import (
+    DEMO_CLOCKS,
+    DEMO_PASSWORD,
+    DEMO_USERS,
+    load_demo,
+    load_demo_users,
+    load_project_demo,
+)
 from stack.temporal_server import DevServer, port_open
 
 console = Console()
@@ -30,6 +41,13 @@ def run_embedded(load_demo: bool = True) -> None:
         raise CliError(
             f"port {settings.temporal_port} is in use: is `clearance run` already running? "
             "(set CLEARANCE_TEMPORAL_ADDRESS to use another port)"
+        )
+    if port_open(settings.web_host, settings.web_port):
+        from cli.errors import CliError
+
+        raise CliError(
+            f"port {settings.web_port} is in use: set CLEARANCE_WEB_PORT to run the web app "
+            "on another port"
         )
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     server = DevServer(
@@ -62,21 +80,71 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
         async with worker:
             opened: list[str] = []
             if with_demo:
-                # Demo dates are relative to today in the demo city.
-                today = pendulum.now("America/Los_Angeles").date()
-                opened = await load_demo(client, settings.task_queue, today)
-                opened += await load_project_demo(client, settings.task_queue, today)
-            _print_where_to_look(settings, opened)
+                # Ctrl-C while the demo loads stops the stack instead of waiting for it.
+                loading = asyncio.create_task(_load_demo(client, settings))
+                stopping = asyncio.create_task(stop.wait())
+                await asyncio.wait({loading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if not loading.done():
+                    loading.cancel()
+                    console.print("stopped while loading the demo; shutting the worker down ...")
+                    return
+                stopping.cancel()
+                opened = loading.result()
+            web = _web_server(settings, client)
+            serving = asyncio.create_task(web.serve())
+            while not web.started and not serving.done():
+                await asyncio.sleep(0.05)
+            if serving.done():
+                serving.result()  # the web app failed to start: say why
+            _print_where_to_look(settings, opened, with_demo)
             await stop.wait()
-            console.print("shutting the worker down ...")
+            console.print("stopping the web app and shutting the worker down ...")
+            web.should_exit = True
+            await serving
 
 
-def _print_where_to_look(settings: Settings, opened: list[str]) -> None:
+async def _load_demo(client: Any, settings: Settings) -> list[str]:
+    # Demo dates are relative to today in the demo city.
+    today = pendulum.now("America/Los_Angeles").date()
+    opened = await load_demo(client, settings.task_queue, today)
+    opened += await load_project_demo(client, settings.task_queue, today)
+    load_demo_users(settings.database_url)
+    return opened
+
+
+class _EmbeddedWebServer(uvicorn.Server):
+    """uvicorn inside the stack's event loop; Ctrl-C is the stack's to handle."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _web_server(settings: Settings, client: Any) -> uvicorn.Server:
+    from web.app import create_app
+
+    config = uvicorn.Config(
+        create_app(settings, client),
+        host=settings.web_host,
+        port=settings.web_port,
+        log_level="warning",
+        lifespan="off",
+    )
+    return _EmbeddedWebServer(config)
+
+
+def _print_where_to_look(settings: Settings, opened: list[str], with_demo: bool) -> None:
     demo_ids = [d.application_id for d in DEMO_CLOCKS]
     console.print()
     console.print("[bold green]Clearance is running.[/bold green]")
     if opened:
         console.print(f"  loaded demo applications: {', '.join(opened)}")
+    console.print(f"  Web app          http://{settings.web_host}:{settings.web_port}/")
+    if with_demo:
+        console.print(f"    demo log-ins (password {DEMO_PASSWORD}):")
+        for email, role, department in DEMO_USERS:
+            dept = f" ({department})" if department else ""
+            console.print(f"      {email:<30} {role}{dept}")
     console.print(
         f"  Temporal Web UI  http://localhost:{settings.temporal_ui_port}"
         "  (list at-risk clocks: DeemedApprovalRisk=true, or ORDER BY ConservativeDate)"

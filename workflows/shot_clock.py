@@ -51,6 +51,9 @@ with workflow.unsafe.imports_passed_through():
         workflow_id_for,
     )
 
+# Patch id: an event recorded by an update before the first sync waits for that sync.
+EVENTS_AFTER_APPLICATION = "events-recorded-after-their-application"
+
 # Re-exported: callers import these from here.
 __all__ = [
     "APPLICATION_CATEGORY",
@@ -163,7 +166,10 @@ class ShotClockWorkflow:
     async def _record(self, event: ClockEvent) -> ClockUpdateResult:
         async with self._lock:
             self._state.append(event)
-            await self._record_event(event)
+            # An update delivered with the start runs before the first sync has written the
+            # application row its event refers to; the first sync records it with the rest.
+            if not (self._state.first_run and workflow.patched(EVENTS_AFTER_APPLICATION)):
+                await self._record_event(event)
         clock = self._state.clock(workflow.now())
         request = self._state.event_notice(event, clock)
         if request is not None:
