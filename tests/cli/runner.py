@@ -17,6 +17,7 @@ from typing import Any
 
 from settings import PROJECT_ROOT
 from stack.temporal_server import DevServer, free_port
+from tests.database import fresh_database, suite_server_url
 
 SCRIPT = Path(sys.executable).parent / "clearance"
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cli.main"]
@@ -91,7 +92,7 @@ class Stack:
 
     @property
     def database_url(self) -> str:
-        return f"sqlite:///{self.data_dir / 'clearance.db'}"
+        return self.env["CLEARANCE_DATABASE_URL"]
 
     def run(self, *args: str, **kwargs: Any) -> Result:
         return clearance(*args, env=self.env, **kwargs)
@@ -125,6 +126,11 @@ def running_stack(root: Path) -> Iterator[Stack]:
     """A plain dev server on a temporary SQLite file and `clearance worker` beside it,
     configured only through the environment, as a city would run them."""
     data_dir = root / "var"
+    with fresh_database(root, suite_server_url()) as database_url:
+        yield from _running_stack(root, data_dir, database_url)
+
+
+def _running_stack(root: Path, data_dir: Path, database_url: str) -> Iterator[Stack]:
     server = DevServer(
         root / "temporal.db", port=free_port(), ui_port=None, log_file=root / "temporal.log"
     )
@@ -132,6 +138,7 @@ def running_stack(root: Path) -> Iterator[Stack]:
         {
             "CLEARANCE_TEMPORAL_ADDRESS": server.address,
             "CLEARANCE_DATA_DIR": str(data_dir),
+            "CLEARANCE_DATABASE_URL": database_url,
             "CLEARANCE_TASK_QUEUE": f"cli-{uuid.uuid4()}",
             "CLEARANCE_SMTP_HOST": "",
         }

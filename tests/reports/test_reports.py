@@ -149,8 +149,8 @@ def canonical_milestones(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'db' / 'reports.db'}")
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
     now = datetime(2027, 3, 2, tzinfo=UTC)
     with session_factory(engine).begin() as session:
         session.add(
@@ -182,6 +182,7 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
                 updated_at=now,
             )
         )
+        session.flush()  # the project before its conditions: PostgreSQL checks the key
         for position, (number, code, dept, gates, kind, status, text) in enumerate(CONDITIONS):
             session.add(
                 ConditionRow(

@@ -21,12 +21,14 @@ from settings import Settings, load_settings
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
 
-def settings_for_test(data_dir: Path, task_queue: str) -> Settings:
+def settings_for_test(data_dir: Path, task_queue: str, database_url: str | None = None) -> Settings:
+    """Settings on a temporary folder; the app database is `database_url` (the
+    `database_url` fixture: PostgreSQL under scripts/test) or a SQLite file there."""
     base = load_settings()
     return dataclasses.replace(
         base,
         data_dir=data_dir,
-        database_url=f"sqlite:///{data_dir / 'clearance.db'}",
+        database_url=database_url or f"sqlite:///{data_dir / 'clearance.db'}",
         outbox_dir=data_dir / "outbox",
         smtp_host="",
         task_queue=task_queue,

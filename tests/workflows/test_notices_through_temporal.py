@@ -40,10 +40,11 @@ async def test_a_retried_notice_activity_delivers_exactly_once(
     time_skipping_env: WorkflowEnvironment,
     task_queue: str,
     data_dir: Path,
+    database_url: str,
     activity_executor: ThreadPoolExecutor,
 ) -> None:
     env = time_skipping_env
-    settings = settings_for_test(data_dir, task_queue)
+    settings = settings_for_test(data_dir, task_queue, database_url)
     controller, inbox = start_smtp(free_port())
     crash = CrashOnceAfterDelivery()
     notices = NoticeActivities(

@@ -205,9 +205,13 @@ class Harness:
 
 @pytest_asyncio.fixture
 async def harness(
-    time_skipping_env: WorkflowEnvironment, task_queue: str, data_dir: Path, activity_executor: Any
+    time_skipping_env: WorkflowEnvironment,
+    task_queue: str,
+    data_dir: Path,
+    database_url: str,
+    activity_executor: Any,
 ) -> AsyncIterator[Harness]:
-    settings = settings_for_test(data_dir, task_queue)
+    settings = settings_for_test(data_dir, task_queue, database_url)
     async with build_worker(time_skipping_env.client, settings, executor=activity_executor):
         yield Harness(time_skipping_env, settings.outbox_dir, task_queue)
 
@@ -439,10 +443,11 @@ async def test_continue_as_new_keeps_conditions_audit_and_sent_notices(
     early_continue_as_new_env: WorkflowEnvironment,
     task_queue: str,
     data_dir: Path,
+    database_url: str,
     activity_executor: Any,
 ) -> None:
     env = early_continue_as_new_env
-    settings = settings_for_test(data_dir, task_queue)
+    settings = settings_for_test(data_dir, task_queue, database_url)
     async with build_worker(env.client, settings, executor=activity_executor):
         h = Harness(env, settings.outbox_dir, task_queue)
         start = project()

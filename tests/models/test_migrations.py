@@ -1,0 +1,151 @@
+"""The models and the Alembic migrations agree, on SQLite and on PostgreSQL; migrations
+go down and up again; a database made before migrations existed keeps its rows; two
+processes starting at once both find the schema at head."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, create_engine, inspect, select, text
+
+from models.database import (
+    BASELINE_REVISION,
+    alembic_config,
+    current_revision,
+    head_revision,
+    make_engine,
+    upgrade_schema,
+)
+from models.schema import Application, AuditRow, Base, ClockEventRow, Notice, Project
+from models.schema import ConditionRow as Condition
+from settings import PROJECT_ROOT
+
+# What the release before migrations made with `create_all` (models/schema.py at that time).
+PRE_MIGRATION_TABLES = [
+    Application.__table__,
+    ClockEventRow.__table__,
+    Notice.__table__,
+    Project.__table__,
+    Condition.__table__,
+    AuditRow.__table__,
+]
+
+
+def differences(engine: Engine) -> list[object]:
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, Base.metadata)
+
+
+def app_tables(engine: Engine) -> set[str]:
+    return set(inspect(engine).get_table_names()) - {"alembic_version"}
+
+
+def test_models_and_migrations_agree(any_database_url: str) -> None:
+    engine = make_engine(any_database_url)
+    try:
+        assert current_revision(engine) == head_revision()
+        assert app_tables(engine) == set(Base.metadata.tables)
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_downgrade_to_base_and_up_again(any_database_url: str) -> None:
+    engine = make_engine(any_database_url)
+    try:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "base")
+        assert app_tables(engine) == set()
+        assert current_revision(engine) is None
+        assert upgrade_schema(engine) == head_revision()
+        assert app_tables(engine) == set(Base.metadata.tables)
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_pre_migration_database_keeps_its_rows(any_database_url: str) -> None:
+    # The previous release: create_all of its tables, no alembic_version, a clock in it.
+    old = create_engine(any_database_url)
+    now = datetime(2026, 11, 20, tzinfo=UTC)
+    with old.begin() as connection:
+        Base.metadata.create_all(connection, tables=PRE_MIGRATION_TABLES)
+        connection.execute(
+            Application.__table__.insert().values(
+                application_id="WTF-2026-014",
+                workflow_id="shot-clock-WTF-2026-014",
+                jurisdiction="City of Cotati",
+                category="macro_collocation",
+                batch=[],
+                site_address="201 W Sierra Ave",
+                description="",
+                applicant_name="",
+                applicant_email="siteacq@carrier.example",
+                planner_email="planner@cotati.example",
+                supervisor_email="",
+                attorney_email="",
+                status="running",
+                shot_clock_date="2027-02-18",
+                tolled_days=0,
+                risk_flagged=False,
+                clock={"status": "running"},
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    old.dispose()
+
+    engine = make_engine(any_database_url)
+    try:
+        with engine.connect() as connection:
+            version = connection.execute(text("SELECT version_num FROM alembic_version"))
+            assert version.scalar_one() == head_revision()
+            row = connection.execute(select(Application.__table__)).one()
+        assert (row.application_id, row.shot_clock_date) == ("WTF-2026-014", "2027-02-18")
+        assert app_tables(engine) == set(Base.metadata.tables)
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_the_baseline_is_the_first_migration() -> None:
+    config = alembic_config()
+    from alembic.script import ScriptDirectory
+
+    revisions = list(ScriptDirectory.from_config(config).walk_revisions())
+    assert revisions[-1].revision == BASELINE_REVISION
+    assert revisions[-1].down_revision is None
+
+
+def test_two_processes_migrating_at_once_both_succeed(any_database_url: str) -> None:
+    # The worker and the web app start together on an empty database: one migrates (under
+    # PostgreSQL's advisory lock, or a lock file for SQLite), the other finds it at head.
+    script = (
+        "import sys; from models.database import make_engine, current_revision; "
+        "print(current_revision(make_engine(sys.argv[1])))"
+    )
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, any_database_url],
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    results = [process.communicate(timeout=120) for process in processes]
+    for process, (out, err) in zip(processes, results, strict=True):
+        assert process.returncode == 0, err
+        assert out.strip() == head_revision()
+    engine = create_engine(any_database_url)
+    try:
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
