@@ -1,10 +1,25 @@
-# The Clearance worker (and CLI) image: the same pinned dependencies as scripts/setup.
+# The Clearance image: worker, web app and CLI (`clearance db upgrade` migrates), with the
+# same pinned dependencies as scripts/setup. docker-compose.yml runs it three ways.
 FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    CLEARANCE_DATA_DIR=/data
+
 WORKDIR /app
 COPY requirements.lock pyproject.toml README.md ./
 RUN pip install --no-cache-dir -r requirements.lock
 COPY . .
-RUN pip install --no-cache-dir --no-deps -e .
-ENV CLEARANCE_DATA_DIR=/data
+# Editable: templates and rule data are read beside the code (settings.PROJECT_ROOT).
+RUN pip install --no-cache-dir --no-deps -e . \
+    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin clearance \
+    && mkdir -p /data \
+    && chown clearance:clearance /data
+
+# Never root: the data folder (outbox, evidence uploads, secret key) is the only writable place.
+USER clearance
 VOLUME ["/data"]
+# 8000: the web app; 8081: the worker's /healthz and /readyz (CLEARANCE_WORKER_HEALTH_PORT).
+EXPOSE 8000 8081
 CMD ["clearance", "worker"]
