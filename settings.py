@@ -77,6 +77,13 @@ class Settings:
     operator_email: str = ""
     payload_key: str = ""
     payload_key_id: str = "k1"
+    # Earlier payload keys still accepted for decoding after a rotation: "id=base64key"
+    # pairs separated by commas.
+    payload_old_keys: str = ""
+    # A notice whose delivery has failed this many times raises an operator alert (it
+    # keeps retrying); seconds a stopping worker lets running activities finish.
+    mail_alert_after_attempts: int = 10
+    graceful_shutdown_seconds: int = 30
 
     @property
     def temporal_port(self) -> int:
@@ -116,6 +123,9 @@ def load_settings() -> Settings:
         operator_email=_env("CLEARANCE_OPERATOR_EMAIL", ""),
         payload_key=_env("CLEARANCE_PAYLOAD_KEY", ""),
         payload_key_id=_env("CLEARANCE_PAYLOAD_KEY_ID", "k1"),
+        payload_old_keys=_env("CLEARANCE_PAYLOAD_OLD_KEYS", ""),
+        mail_alert_after_attempts=int(_env("CLEARANCE_MAIL_ALERT_AFTER_ATTEMPTS", "10")),
+        graceful_shutdown_seconds=int(_env("CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS", "30")),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),

@@ -7,10 +7,14 @@ environment; the embedded stack (`clearance run`) builds the same worker in-proc
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import signal
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
+import temporalio.converter
 from temporalio.api.enums.v1 import IndexedValueType
 from temporalio.api.operatorservice.v1 import (
     AddSearchAttributesRequest,
@@ -22,10 +26,14 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
+from activities.operator_alerts import OperatorAlerts
 from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
 from models.database import make_engine
+from operations.payload_codec import EncryptionCodec
+from operations.structured_logs import configure_logging
+from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
@@ -48,8 +56,29 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
 
 async def connect(settings: Settings) -> Client:
     """The one place a Temporal client is made (worker, CLI, web app, demo), so every
-    client shares the same data converter."""
-    return await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    client shares the same data converter: with `CLEARANCE_PAYLOAD_KEY` set, payloads
+    are encrypted (operations/payload_codec.py) for all of them alike."""
+    return await Client.connect(
+        settings.temporal_address,
+        namespace=settings.temporal_namespace,
+        data_converter=data_converter(settings),
+    )
+
+
+def data_converter(settings: Settings) -> temporalio.converter.DataConverter:
+    """The default converter, with the encryption codec when a payload key is set."""
+    converter = temporalio.converter.DataConverter.default
+    if not settings.payload_key:
+        return converter
+    codec = EncryptionCodec.from_settings(
+        settings.payload_key, settings.payload_key_id, settings.payload_old_keys
+    )
+    # Failure messages and stack traces are encoded too: an SMTP error names addresses.
+    return dataclasses.replace(
+        converter,
+        payload_codec=codec,
+        failure_converter_class=temporalio.converter.DefaultFailureConverterWithEncodedAttributes,
+    )
 
 
 async def ensure_search_attributes(client: Client, namespace: str) -> None:
@@ -96,6 +125,13 @@ def build_worker(
         NoticeRenderer(),
         transport or transport_from_settings(settings),
         mail_from=settings.mail_from,
+        operator_alerts=OperatorAlerts(
+            engine,
+            settings.outbox_dir,
+            operator_email=settings.operator_email,
+            mail_from=settings.mail_from,
+            after_attempts=settings.mail_alert_after_attempts,
+        ),
     )
     return Worker(
         client,
@@ -115,14 +151,49 @@ def build_worker(
 
 
 async def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    """`clearance worker`: run until SIGTERM or SIGINT, then drain.
+
+    On a signal the worker stops polling for new tasks and lets running activities
+    finish for up to `CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS` (a notice being sent is sent
+    and recorded, not cut off and retried elsewhere), then exits 0.
+    """
     settings = load_settings()
+    configure_logging(settings.log_format, settings.log_level)
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
     with ThreadPoolExecutor(max_workers=16) as executor:
-        worker = build_worker(client, settings, executor=executor)
+        worker = build_worker(
+            client,
+            settings,
+            executor=executor,
+            graceful_shutdown_timeout=timedelta(seconds=settings.graceful_shutdown_seconds),
+        )
+        running = asyncio.create_task(worker.run())
         log.info("worker on task queue %s at %s", settings.task_queue, settings.temporal_address)
-        await worker.run()
+        health: WorkerHealth | None = None
+        if settings.worker_health_port:
+            health = WorkerHealth(
+                worker, client, make_engine(settings.database_url), settings.worker_health_port
+            )
+            await health.start()
+        stopping = asyncio.create_task(stop.wait())
+        # Until a signal, or until the worker itself fails (then its error ends the command).
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if not running.done():
+            log.info(
+                "stopping: draining running activities (up to %d s)",
+                settings.graceful_shutdown_seconds,
+            )
+            await worker.shutdown()
+        stopping.cancel()
+        if health is not None:
+            await health.stop()
+        await running  # re-raises a fatal worker error
+        log.info("worker stopped")
 
 
 if __name__ == "__main__":

