@@ -10,9 +10,11 @@ import sys
 import typer
 from rich.console import Console
 
-from cli import clock
+from cli import clock, db, payload_key
 from cli.errors import CliError, explain
 from cli.projects import conditions_app, project_app
+from cli.web import users_app
+from cli.web import web as web_command
 
 app = typer.Typer(
     help="Clearance: deadlines with legal consequences, kept by durable Temporal workflows.",
@@ -22,12 +24,21 @@ app = typer.Typer(
 app.add_typer(clock.app, name="clock")
 app.add_typer(conditions_app, name="conditions")
 app.add_typer(project_app, name="project")
+app.add_typer(users_app, name="users")
+app.command("web")(web_command)
+app.add_typer(db.app, name="db")
+app.add_typer(payload_key.app, name="payload-key")
 stderr = Console(stderr=True)
 
 
 @app.command()
 def worker() -> None:
-    """Run the worker against the Temporal server named by CLEARANCE_TEMPORAL_ADDRESS."""
+    """Run the worker against the Temporal server named by CLEARANCE_TEMPORAL_ADDRESS.
+
+    Logs as CLEARANCE_LOG_FORMAT (text or json) says, serves /healthz and /readyz on
+    CLEARANCE_WORKER_HEALTH_PORT when set, and on SIGTERM drains running activities for
+    up to CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS before exiting.
+    """
     import worker as worker_module
 
     asyncio.run(worker_module.main())
@@ -37,7 +48,7 @@ def worker() -> None:
 def run_stack(
     demo: bool = typer.Option(True, help="Load the demo applications if they are missing"),
 ) -> None:
-    """Run everything on embedded defaults: Temporal dev server (SQLite), worker, demo data."""
+    """Run everything: Temporal dev server (SQLite), worker, web app and demo data."""
     from stack.embedded import run_embedded
 
     run_embedded(load_demo=demo)

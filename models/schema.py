@@ -14,6 +14,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -166,3 +167,145 @@ class AuditRow(Base):
     condition_number: Mapped[str | None] = mapped_column(String(20))
     reason: Mapped[str] = mapped_column(Text, default="")
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+# -- Operations: alerts raised to the operator (owned by the operations code) -------------
+
+
+class OperatorAlert(Base):
+    """Something an operator must act on, raised once by its key (e.g. a notice whose
+    delivery has kept failing); `resolved_at` is set when the cause has cleared."""
+
+    __tablename__ = "operator_alerts"
+
+    alert_key: Mapped[str] = mapped_column(String(350), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    subject_key: Mapped[str] = mapped_column(String(300), index=True)
+    message: Mapped[str] = mapped_column(Text)
+    recipient: Mapped[str] = mapped_column(String(200), default="")
+    location: Mapped[str] = mapped_column(String(500), default="")
+    raised_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# -- web app access (issue 4): users, sessions, API tokens, applicant links, calendar
+# tokens and uploaded evidence files. Secrets are never stored: only their sha256.
+
+
+class User(Base):
+    """A staff member who logs in to the web app; the role decides what they may do."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(200), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(300))
+    role: Mapped[str] = mapped_column(String(40))
+    department: Mapped[str] = mapped_column(String(40), default="")
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebSession(Base):
+    """A logged-in browser: the cookie holds the secret, this row its hash and CSRF token."""
+
+    __tablename__ = "web_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ApiToken(Base):
+    """A bearer token for the JSON API, acting as its user."""
+
+    __tablename__ = "api_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    label: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ApplicantLink(Base):
+    """A signed link an applicant uses for one project or application, until it expires
+    or staff revoke it."""
+
+    __tablename__ = "applicant_links"
+
+    link_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(20))  # project | application
+    scope_id: Mapped[str] = mapped_column(String(100), index=True)
+    email: Mapped[str] = mapped_column(String(200), default="")
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_by: Mapped[str] = mapped_column(String(200), default="")
+
+
+class CalendarToken(Base):
+    """The secret in a user's ICS feed address; one live token per user."""
+
+    __tablename__ = "calendar_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class EvidenceFile(Base):
+    """A file uploaded as evidence, stored under the data folder by its sha256."""
+
+    __tablename__ = "evidence_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(20))  # project | application
+    scope_id: Mapped[str] = mapped_column(String(100), index=True)
+    condition_number: Mapped[str | None] = mapped_column(String(20))
+    filename: Mapped[str] = mapped_column(String(300))
+    content_type: Mapped[str] = mapped_column(String(100), default="")
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    uploaded_by: Mapped[str] = mapped_column(String(200))
+    link_id: Mapped[str | None] = mapped_column(String(40))
+    uploaded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClosureDay(Base):
+    """A local closure an administrator added from the web app, and the clocks given it."""
+
+    __tablename__ = "closure_days"
+    __table_args__ = (UniqueConstraint("jurisdiction", "date"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    jurisdiction: Mapped[str] = mapped_column(String(100))
+    date: Mapped[str] = mapped_column(String(10))
+    reason: Mapped[str] = mapped_column(String(300), default="")
+    added_by: Mapped[str] = mapped_column(String(200))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    applications: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+# Review queues list submitted conditions oldest first, for one department or all: these
+# indexes serve the filter and the order together (bench/web_pages.py: 45 ms to under 1 ms
+# with 100,000 conditions). The outbox lists notices newest first.
+Index(
+    "ix_conditions_department_status_submitted",
+    ConditionRow.department_key,
+    ConditionRow.status,
+    ConditionRow.submitted_at,
+    ConditionRow.id,
+)
+Index(
+    "ix_conditions_status_submitted",
+    ConditionRow.status,
+    ConditionRow.submitted_at,
+    ConditionRow.id,
+)
+Index("ix_notices_created_at", Notice.created_at)

@@ -203,3 +203,31 @@ async def load_project_demo(client: Client, task_queue: str, today: date) -> lis
         ProjectWorkflow.send_digest, DigestRequestInput(pm, milestone="grading_permit")
     )
     return [COTATI_VILLAGE_ID]
+
+
+# -- demo users for the web app: one per role, all with the same password ---------------------
+
+DEMO_PASSWORD = "clearance-demo"
+DEMO_USERS: list[tuple[str, str, str]] = [
+    ("pm@cotati.example", "project_manager", ""),
+    ("engineer@cotati.example", "engineering", ""),
+    ("planning@cotati.example", "department_reviewer", "planning"),
+    ("publicworks@cotati.example", "department_reviewer", "engineering"),
+    ("manager@cotati.example", "planning_manager", ""),
+    ("attorney@cotati.example", "city_attorney", ""),
+    ("admin@cotati.example", "admin", ""),
+]
+
+
+def load_demo_users(database_url: str) -> list[str]:
+    """Add each demo user that does not exist yet; returns the e-mails added."""
+    from models.database import make_engine
+    from web.accounts import Accounts
+
+    accounts = Accounts(make_engine(database_url))
+    added = []
+    for email, role, department in DEMO_USERS:
+        if accounts.get_user(email) is None:
+            accounts.add_user(email, role, DEMO_PASSWORD, department)
+            added.append(email)
+    return added

@@ -1,0 +1,104 @@
+"""`clearance web` (the web app) and `clearance users ...` (its users and API tokens)."""
+
+from __future__ import annotations
+
+import getpass
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cli.errors import CliError
+from rules.access import STAFF_ROLES
+from settings import load_settings
+
+users_app = typer.Typer(help="Users of the web app: add, list, disable, API tokens.")
+console = Console()
+
+
+def web(
+    host: Annotated[str | None, typer.Option(help="Address to listen on")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on")] = None,
+) -> None:
+    """Run the web app (pages, applicant portal, ICS feeds, JSON API) with uvicorn."""
+    import uvicorn
+
+    from web.app import create_app
+
+    settings = load_settings()
+    host = host or settings.web_host
+    port = port or settings.web_port
+    console.print(f"Clearance web app on http://{host}:{port}  (API docs at /api/docs)")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
+def _accounts():  # type: ignore[no-untyped-def]
+    from models.database import make_engine
+    from web.accounts import Accounts
+
+    return Accounts(make_engine(load_settings().database_url))
+
+
+@users_app.command("add")
+def add(
+    email: Annotated[str, typer.Argument(help="The user's e-mail address (their log-in)")],
+    role: Annotated[str, typer.Option(help=f"One of: {', '.join(STAFF_ROLES)}")],
+    department: Annotated[
+        str, typer.Option(help="For a department_reviewer: the department they clear")
+    ] = "",
+    password: Annotated[str | None, typer.Option(help="Password (prompted when not given)")] = None,
+    name: Annotated[str, typer.Option(help="Display name")] = "",
+    replace: Annotated[bool, typer.Option(help="Replace an existing user's role/password")] = False,
+) -> None:
+    """Add a user (or, with --replace, reset their role and password)."""
+    from web.accounts import AccountError
+
+    if password is None:
+        password = getpass.getpass(f"Password for {email}: ")
+        if getpass.getpass("Again: ") != password:
+            raise CliError("the passwords do not match", code=2)
+    try:
+        user = _accounts().add_user(email, role, password, department, name, replace=replace)
+    except AccountError as err:
+        raise CliError(str(err), code=2) from None
+    dept = f" ({user.department})" if user.department else ""
+    console.print(f"added {user.email}: {user.role}{dept}")
+
+
+@users_app.command("list")
+def list_users() -> None:
+    """The users and their roles."""
+    table = Table(title="Users")
+    for col in ("E-mail", "Role", "Department", "Active"):
+        table.add_column(col)
+    for u in _accounts().list_users():
+        table.add_row(u.email, u.role, u.department or "-", "yes" if u.active else "no")
+    console.print(table)
+
+
+@users_app.command("disable")
+def disable(email: Annotated[str, typer.Argument()]) -> None:
+    """Stop a user logging in (their sessions end at once)."""
+    from web.accounts import AccountError
+
+    try:
+        _accounts().set_active(email, False)
+    except AccountError as err:
+        raise CliError(str(err), code=2) from None
+    console.print(f"disabled {email}")
+
+
+@users_app.command("token")
+def token(
+    email: Annotated[str, typer.Argument()],
+    label: Annotated[str, typer.Option(help="What the token is for")] = "",
+) -> None:
+    """Make an API token for a user (Authorization: Bearer ...); shown once."""
+    from web.accounts import AccountError
+
+    try:
+        value = _accounts().new_api_token(email, label)
+    except AccountError as err:
+        raise CliError(str(err), code=2) from None
+    console.print(value, markup=False, highlight=False, soft_wrap=True)

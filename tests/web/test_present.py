@@ -1,0 +1,41 @@
+"""How a clock's risk and days left are said (pure)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from web.present import clock_risk, days_left_phrase
+
+TODAY = date(2026, 12, 2)
+
+
+@pytest.mark.parametrize(
+    ("status", "conservative", "flagged", "risk"),
+    [
+        ("running", "2027-03-01", False, "ok"),
+        ("running", "2026-12-30", False, "soon"),
+        ("running", "2026-12-09", False, "urgent"),
+        ("running", "2026-12-02", False, "urgent"),
+        ("running", "2026-12-01", False, "expired"),
+        ("running", "2027-03-01", True, "expired"),
+        ("expired", "2026-11-01", False, "expired"),
+        ("tolled", None, False, "tolled"),
+        ("reset_pending", None, False, "tolled"),
+        ("decided_on_time", "2026-11-01", False, "closed"),
+        ("withdrawn", None, False, "closed"),
+        ("deemed_approved", "2026-11-01", False, "expired"),
+    ],
+)
+def test_clock_risk(status: str, conservative: str | None, flagged: bool, risk: str) -> None:
+    assert clock_risk(status, conservative, flagged, TODAY) == risk
+
+
+def test_days_left_phrase() -> None:
+    assert days_left_phrase(5) == "5 days left"
+    assert days_left_phrase(1) == "1 day left"
+    assert days_left_phrase(0) == "today"
+    assert days_left_phrase(-1) == "1 day overdue"
+    assert days_left_phrase(-30) == "30 days overdue"
+    assert days_left_phrase(None) == "no date"

@@ -1,0 +1,1 @@
+"""The Clearance web app: server-rendered pages for staff and applicants, and a JSON API."""

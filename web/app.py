@@ -1,0 +1,156 @@
+"""`create_app`: the FastAPI app serving staff pages, the applicant portal, ICS feeds and
+the JSON API. Pages read the SQL read model; actions go through the workflow updates."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from itsdangerous import URLSafeTimedSerializer
+from temporalio.client import Client
+
+from models.database import make_engine, session_factory
+from rules.access import NotPermitted
+from settings import Settings, load_settings
+from web.accounts import Accounts
+from web.actions import ActionFailed, Gateway
+from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
+from web.deps import CsrfRefused, LoginRequired, optional_session
+from web.operations import Operations
+from web.security import LoginThrottle, Signer, secret_key
+
+log = logging.getLogger("clearance.web")
+
+
+def create_app(settings: Settings | None = None, client: Client | None = None) -> FastAPI:
+    settings = settings or load_settings()
+    engine = make_engine(settings.database_url)
+    key = secret_key(settings)
+    gateway = Gateway(settings, client)
+    ctx = AppContext(
+        settings=settings,
+        engine=engine,
+        sessions=session_factory(engine),
+        accounts=Accounts(engine),
+        gateway=gateway,
+        operations=Operations(engine, gateway),
+        signer=Signer(key),
+        templates=template_environment(),
+        flash_signer=URLSafeTimedSerializer(key, salt="flash"),
+        throttle=LoginThrottle(),
+    )
+    app = FastAPI(
+        title="Clearance",
+        version="1",
+        summary="Wireless shot clocks and conditions of approval: pages and JSON API",
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.ctx = ctx
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    _install_handlers(app)
+
+    from web.routes import (
+        admin,
+        api,
+        applications,
+        auth,
+        calendar,
+        dashboard,
+        portal,
+        projects,
+        records,
+    )
+
+    for module in (auth, dashboard, applications, projects, records, admin, portal, calendar):
+        app.include_router(module.router, include_in_schema=False)
+    app.include_router(api.router)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        response: Response = await call_next(request)
+        # No inline scripts anywhere: a script smuggled into a page cannot run.
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            "frame-ancestors 'none'; form-action 'self'",
+        )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.url.path.startswith("/api/docs"):
+            # Swagger UI loads its script from a CDN and runs an inline one.
+            del response.headers["Content-Security-Policy"]
+        return response
+
+    return app
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    ctx = ctx_of(request)
+    body = ctx.templates.get_template("error.html.j2").render(
+        request=request,
+        user=None,
+        session=optional_session(request),
+        csrf_token="",
+        flash=None,
+        today=ctx.today(),
+        status=status,
+        title=title,
+        message=message,
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+def _install_handlers(app: FastAPI) -> None:
+    @app.exception_handler(LoginRequired)
+    async def login_required(request: Request, _: LoginRequired) -> Response:
+        if _wants_json(request):
+            return JSONResponse(
+                {"error": "log in first: send the session cookie or Authorization: Bearer"},
+                status_code=401,
+            )
+        target = request.url.path
+        if request.url.query:
+            target += "?" + request.url.query
+        from urllib.parse import quote
+
+        return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+
+    @app.exception_handler(CsrfRefused)
+    async def csrf_refused(request: Request, _: CsrfRefused) -> Response:
+        message = (
+            "This form was refused because it did not carry this session's security token "
+            "(CSRF). Go back, reload the page and submit it again."
+        )
+        if _wants_json(request):
+            return JSONResponse(
+                {"error": "refused: missing or wrong CSRF token (send X-CSRF-Token)"},
+                status_code=403,
+            )
+        return _page(request, 403, "Form refused", message)
+
+    @app.exception_handler(NotPermitted)
+    async def not_permitted(request: Request, err: NotPermitted) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"error": f"not permitted: {err}"}, status_code=403)
+        return _page(request, 403, "Not permitted", str(err))
+
+    @app.exception_handler(ActionFailed)
+    async def action_failed(request: Request, err: ActionFailed) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"error": err.message}, status_code=err.status)
+        return _page(request, err.status, "Not done", err.message)
+
+    @app.exception_handler(404)
+    async def not_found(request: Request, err: Exception) -> Response:
+        detail = getattr(err, "detail", None) or "There is no such page."
+        if _wants_json(request):
+            return JSONResponse({"error": str(detail)}, status_code=404)
+        return _page(request, 404, "Not found", str(detail))

@@ -1,0 +1,362 @@
+"""What the pages read: bounded queries on the SQL read model the activities keep current.
+
+No page loops over workflow queries; every list is paged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from models.conditions import IN_REVIEW, SUBMITTED
+from models.schema import (
+    Application,
+    AuditRow,
+    ClockEventRow,
+    ConditionRow,
+    EvidenceFile,
+    Notice,
+    Project,
+)
+from reports.common import condition_state, milestone_sequence, sort_audit
+from rules.conditions.lifecycle import MONITORED_GATES, blocks, owed_by_applicant
+from rules.shot_clock import TERMINAL_STATUSES
+from web.present import clock_risk, days_between
+
+PAGE_SIZE = 50
+
+
+@dataclass
+class Page:
+    items: list[Any]
+    page: int
+    size: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.size))
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages
+
+    @property
+    def has_prev(self) -> bool:
+        return self.page > 1
+
+
+def _page(page: int) -> int:
+    return max(1, page)
+
+
+# -- wireless clocks --------------------------------------------------------------------------
+
+
+@dataclass
+class ClockLine:
+    application_id: str
+    site_address: str
+    category: str
+    status: str
+    conservative_date: str | None
+    shot_clock_date: str | None
+    days_left: int | None
+    risk: str
+    planner_email: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def clock_line(row: Application, today: date) -> ClockLine:
+    return ClockLine(
+        application_id=row.application_id,
+        site_address=row.site_address,
+        category=row.category,
+        status=row.status,
+        conservative_date=row.conservative_date,
+        shot_clock_date=row.shot_clock_date,
+        days_left=days_between(today, row.conservative_date),
+        risk=clock_risk(row.status, row.conservative_date, row.risk_flagged, today),
+        planner_email=row.planner_email,
+    )
+
+
+_CLOCK_COLUMNS = (
+    Application.application_id,
+    Application.site_address,
+    Application.category,
+    Application.status,
+    Application.conservative_date,
+    Application.shot_clock_date,
+    Application.risk_flagged,
+    Application.planner_email,
+)
+
+
+def clocks(session: Session, today: date, page: int = 1, closed: bool = False) -> Page:
+    """Open clocks (or closed ones) by conservative date, earliest first."""
+    condition = (
+        Application.status.in_(TERMINAL_STATUSES)
+        if closed
+        else Application.status.not_in(TERMINAL_STATUSES)
+    )
+    total = session.scalar(select(func.count()).select_from(Application).where(condition)) or 0
+    page = _page(page)
+    rows = session.execute(
+        select(*_CLOCK_COLUMNS)
+        .where(condition)
+        .order_by(Application.conservative_date.asc().nulls_last(), Application.application_id)
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE)
+    ).all()
+    items = [clock_line(r, today) for r in rows]  # type: ignore[arg-type]
+    return Page(items, page, PAGE_SIZE, total)
+
+
+def application(session: Session, application_id: str) -> Application | None:
+    return session.get(Application, application_id)
+
+
+def clock_events(session: Session, application_id: str) -> list[ClockEventRow]:
+    return list(
+        session.scalars(
+            select(ClockEventRow)
+            .where(ClockEventRow.application_id == application_id)
+            .order_by(ClockEventRow.date, ClockEventRow.id)
+        )
+    )
+
+
+def notices_for(session: Session, application_id: str) -> list[Notice]:
+    return list(
+        session.scalars(
+            select(Notice)
+            .where(Notice.application_id == application_id)
+            .order_by(Notice.created_at.desc())
+            .limit(PAGE_SIZE)
+        )
+    )
+
+
+def outstanding_items(row: Application, events: list[ClockEventRow]) -> list[dict[str, Any]]:
+    """The items of the outstanding notice of incompleteness, if one is outstanding."""
+    if row.status not in ("tolled", "reset_pending"):
+        return []
+    notices = [e for e in events if e.type == "incomplete_notice"]
+    if not notices:
+        return []
+    return list((notices[-1].payload or {}).get("items") or [])
+
+
+# -- projects and conditions --------------------------------------------------------------------
+
+
+def projects(session: Session, page: int = 1, q: str = "") -> Page:
+    where = []
+    if q:
+        like = f"%{q}%"
+        where.append(or_(Project.project_id.ilike(like), Project.name.ilike(like)))
+    total = session.scalar(select(func.count()).select_from(Project).where(*where)) or 0
+    page = _page(page)
+    rows = list(
+        session.scalars(
+            select(Project)
+            .where(*where)
+            .order_by(Project.project_id)
+            .limit(PAGE_SIZE)
+            .offset((page - 1) * PAGE_SIZE)
+        )
+    )
+    return Page(rows, page, PAGE_SIZE, total)
+
+
+def project(session: Session, project_id: str) -> Project | None:
+    return session.get(Project, project_id)
+
+
+def conditions(session: Session, project_id: str) -> list[ConditionRow]:
+    return list(
+        session.scalars(
+            select(ConditionRow)
+            .where(ConditionRow.project_id == project_id)
+            .order_by(ConditionRow.position, ConditionRow.id)
+        )
+    )
+
+
+def condition(session: Session, project_id: str, number: str) -> ConditionRow | None:
+    return session.scalar(
+        select(ConditionRow).where(
+            ConditionRow.project_id == project_id, ConditionRow.number == number
+        )
+    )
+
+
+def condition_history(session: Session, project_id: str, number: str) -> list[AuditRow]:
+    return sort_audit(
+        session.scalars(
+            select(AuditRow).where(
+                AuditRow.project_id == project_id, AuditRow.condition_number == number
+            )
+        )
+    )
+
+
+def evidence_files(session: Session, scope: str, scope_id: str) -> list[EvidenceFile]:
+    return list(
+        session.scalars(
+            select(EvidenceFile)
+            .where(EvidenceFile.scope == scope, EvidenceFile.scope_id == scope_id)
+            .order_by(EvidenceFile.uploaded_at)
+        )
+    )
+
+
+@dataclass
+class ProjectView:
+    """A project's conditions grouped by milestone, then department, after filters."""
+
+    milestones: list[str]
+    departments: list[str]
+    groups: list[tuple[str, list[tuple[str, list[ConditionRow]]]]]
+    blocking: dict[str, list[str]]  # milestone -> numbers that block it
+    shown: int
+    total: int
+    signed: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def project_view(
+    project_row: Project,
+    rows: list[ConditionRow],
+    milestone: str = "",
+    department: str = "",
+    status: str = "",
+    q: str = "",
+) -> ProjectView:
+    gates_in_use = [g for r in rows for g in (r.gates or ["unspecified"])]
+    order = milestone_sequence(gates_in_use)
+    departments = sorted({r.department_key for r in rows})
+    states = {r.number: condition_state(r) for r in rows}
+    blocking = {
+        m: [r.number for r in rows if blocks(states[r.number], m)]
+        for m in order
+        if m not in MONITORED_GATES
+    }
+    needle = q.strip().lower()
+
+    def keep(r: ConditionRow) -> bool:
+        if department and r.department_key != department:
+            return False
+        if status == "blocking":
+            if not any(r.number in numbers for numbers in blocking.values()):
+                return False
+        elif status and r.status != status:
+            return False
+        return not (needle and needle not in f"#{r.number} {r.code or ''} {r.text}".lower())
+
+    kept = [r for r in rows if keep(r)]
+    groups = []
+    for m in order:
+        if milestone and m != milestone:
+            continue
+        in_m = [r for r in kept if m in (r.gates or ["unspecified"])]
+        if not in_m:
+            continue
+        by_dept: dict[str, list[ConditionRow]] = {}
+        for r in in_m:
+            by_dept.setdefault(r.department_key, []).append(r)
+        groups.append((m, sorted(by_dept.items())))
+    signed = {s["milestone"]: s for s in (project_row.signoffs or []) if isinstance(s, dict)}
+    return ProjectView(order, departments, groups, blocking, len(kept), len(rows), signed)
+
+
+def milestone_blockers(rows: list[ConditionRow], milestone: str) -> list[ConditionRow]:
+    return [r for r in rows if blocks(condition_state(r), milestone)]
+
+
+def owed(rows: list[ConditionRow]) -> list[ConditionRow]:
+    """What the applicant still owes, by the lifecycle rules."""
+    states = {r.number: r for r in rows}
+    return [states[c.spec.number] for c in owed_by_applicant(condition_state(r) for r in rows)]
+
+
+def review_queue(session: Session, department: str | None, page: int = 1) -> Page:
+    """Submitted or in-review conditions, oldest submission first (one department, or all)."""
+    where = [ConditionRow.status.in_((SUBMITTED, IN_REVIEW))]
+    if department:
+        where.append(ConditionRow.department_key == department)
+    total = session.scalar(select(func.count()).select_from(ConditionRow).where(*where)) or 0
+    page = _page(page)
+    rows = session.execute(
+        select(
+            ConditionRow.project_id,
+            ConditionRow.number,
+            ConditionRow.code,
+            ConditionRow.department_key,
+            ConditionRow.status,
+            ConditionRow.submitted_at,
+            ConditionRow.text,
+        )
+        .where(*where)
+        .order_by(ConditionRow.submitted_at, ConditionRow.id)  # queued rows are always submitted
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE)
+    ).all()
+    return Page([r._asdict() for r in rows], page, PAGE_SIZE, total)
+
+
+# -- outbox ---------------------------------------------------------------------------------------
+
+
+def outbox(session: Session, page: int = 1, state: str = "") -> Page:
+    where = [Notice.delivery_state == state] if state else []
+    total = session.scalar(select(func.count()).select_from(Notice).where(*where)) or 0
+    page = _page(page)
+    rows = session.execute(
+        select(
+            Notice.notice_key,
+            Notice.application_id,
+            Notice.kind,
+            Notice.subject,
+            Notice.to_addrs,
+            Notice.delivery_state,
+            Notice.transport,
+            Notice.attempts,
+            Notice.last_error,
+            Notice.created_at,
+            Notice.delivered_at,
+        )
+        .where(*where)
+        .order_by(Notice.created_at.desc())
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE)
+    ).all()
+    return Page([r._asdict() for r in rows], page, PAGE_SIZE, total)
+
+
+def notice(session: Session, key: str) -> Notice | None:
+    return session.get(Notice, key)
+
+
+# -- waiting for the read model after an action ----------------------------------------------------
+
+
+async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """After an update returns, its activity writes the read model a moment later: wait
+    (briefly) so the page shown next already has the change."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if check():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(0.05)

@@ -1,0 +1,1 @@
+"""Routers: one module per group of pages, plus the JSON API."""

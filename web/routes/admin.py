@@ -1,0 +1,189 @@
+"""The administrator's pages: the jurisdiction calendar (holidays and closures, and adding
+a closure day with the clocks' own add_local_closure update on every open clock of the
+city), and the users."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy import select
+
+from models.schema import ClosureDay, User
+from rules.access import STAFF_ROLES, require
+from rules.calendars import calendar_for
+from rules.conditions.lifecycle import DEPARTMENTS
+from rules.packs import JURISDICTIONS
+from web.accounts import AccountError, now
+from web.actions import ActionFailed
+from web.context import ctx_of, redirect_with_flash, render
+from web.deps import checked_form, form_dict, staff_session
+
+router = APIRouter()
+
+
+def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
+    if key not in JURISDICTIONS:
+        raise HTTPException(404, f"There is no jurisdiction {key!r}.")
+    city = JURISDICTIONS[key]
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        added = list(
+            db.scalars(
+                select(ClosureDay)
+                .where(ClosureDay.jurisdiction == key)
+                .order_by(ClosureDay.date.desc())
+                .limit(200)
+            )
+        )
+    closures = sorted(
+        {date.fromisoformat(d) for d in city.local_closures}
+        | {date.fromisoformat(c.date) for c in added}
+    )
+    calendar = calendar_for(city.state, closures)
+    days = [
+        {"date": d, "name": name, "reason": calendar.closure_reason(d) or "observed on a weekday"}
+        for d, name in calendar.holidays_in(year).items()
+    ]
+    return {
+        "city": city,
+        "cities": JURISDICTIONS,
+        "year": year,
+        "days": days,
+        "added": added,
+        "configured": list(city.local_closures),
+    }
+
+
+def _year(value: str | None, default: int) -> int:
+    try:
+        year = int(value or default)
+    except ValueError:
+        return default
+    return year if 1990 <= year <= 2100 else default
+
+
+@router.get("/admin/calendar", response_class=HTMLResponse)
+def calendar_page(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "read")
+    ctx = ctx_of(request)
+    key = request.query_params.get("jurisdiction", "cotati")
+    year = _year(request.query_params.get("year"), ctx.today().year)
+    return render(
+        request, "admin_calendar.html.j2", session=session, **_calendar_context(request, key, year)
+    )
+
+
+@router.post("/admin/calendar/closures")
+async def add_closure(request: Request) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    ctx = ctx_of(request)
+    who = session.user.principal
+    require(who, "admin.calendar")
+    key = form.get("jurisdiction", "cotati")
+    day = form.get("date", "").strip()
+    try:
+        if key not in JURISDICTIONS:
+            raise ActionFailed(f"there is no jurisdiction {key!r}", 400)
+        with ctx.sessions() as db:
+            exists = db.scalar(
+                select(ClosureDay.id).where(ClosureDay.jurisdiction == key, ClosureDay.date == day)
+            )
+        if exists is not None:
+            raise ActionFailed(f"{day} is already a closure day for {JURISDICTIONS[key].name}", 409)
+        changed = await ctx.operations.closure_everywhere(who, key, day)
+    except ActionFailed as err:
+        year = _year(day[:4], ctx.today().year)
+        return render(
+            request,
+            "admin_calendar.html.j2",
+            status=err.status,
+            session=session,
+            flash=("error", f"Refused: {err.message}"),
+            **_calendar_context(request, key if key in JURISDICTIONS else "cotati", year),
+        )
+    with ctx.sessions.begin() as db:
+        db.add(
+            ClosureDay(
+                jurisdiction=key,
+                date=day,
+                reason=form.get("reason", "")[:300],
+                added_by=who.email,
+                added_at=now(),
+                applications=changed,
+            )
+        )
+    return redirect_with_flash(
+        request,
+        f"/admin/calendar?jurisdiction={key}&year={day[:4]}",
+        "ok",
+        f"{day} is now a closure day; {len(changed)} open clock(s) recounted: "
+        f"{', '.join(changed[:20]) or 'none open'}"
+        f"{f' and {len(changed) - 20} more' if len(changed) > 20 else ''}.",
+    )
+
+
+# -- users ---------------------------------------------------------------------------------------
+
+
+def _users_page(
+    request: Request, session: Any, status: int = 200, flash: Any = None
+) -> HTMLResponse:
+    ctx = ctx_of(request)
+    return render(
+        request,
+        "admin_users.html.j2",
+        status=status,
+        session=session,
+        flash=flash,
+        users=ctx.accounts.list_users(),
+        roles=STAFF_ROLES,
+        departments=DEPARTMENTS,
+    )
+
+
+@router.get("/admin/users", response_class=HTMLResponse)
+def users_page(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "admin.users")
+    return _users_page(request, session)
+
+
+@router.post("/admin/users")
+async def add_user(request: Request) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    require(session.user.principal, "admin.users")
+    try:
+        user = ctx_of(request).accounts.add_user(
+            form.get("email", ""),
+            form.get("role", ""),
+            form.get("password", ""),
+            form.get("department", ""),
+            form.get("display_name", ""),
+        )
+    except AccountError as err:
+        return _users_page(request, session, 400, ("error", f"Not added: {err}"))
+    return redirect_with_flash(request, "/admin/users", "ok", f"Added {user.email} ({user.role}).")
+
+
+@router.post("/admin/users/{user_id}/disable")
+async def disable_user(request: Request, user_id: int) -> Response:
+    session = staff_session(request)
+    await checked_form(request, session)
+    require(session.user.principal, "admin.users")
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        user = db.get(User, user_id)
+    if user is None:
+        raise HTTPException(404, "There is no such user.")
+    if user.id == session.user.id:
+        return _users_page(request, session, 409, ("error", "You cannot disable yourself."))
+    ctx.accounts.set_active(user.email, False)
+    return redirect_with_flash(
+        request, "/admin/users", "ok", f"{user.email} can no longer log in; their sessions ended."
+    )

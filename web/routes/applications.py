@@ -1,0 +1,262 @@
+"""Wireless applications: the list, one application's page, its actions and the
+incompleteness notice builder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy import select
+
+from models.schema import Application, ClockEventRow
+from rules.access import require
+from web import readmodel
+from web.accounts import link_state
+from web.actions import ActionFailed
+from web.context import ctx_of, redirect_with_flash, render
+from web.deps import checked_form, form_dict, staff_session
+from web.operations import APPLICANT_NOTICE_KINDS, NON_TOLLING_KINDS, OUTCOMES
+
+router = APIRouter()
+
+EVENT_ACTIONS = {
+    "resubmission": "clock.resubmission",
+    "tolling-agreement": "clock.tolling_agreement",
+    "decision": "clock.decision",
+    "withdrawal": "clock.withdrawal",
+    "applicant-notice": "clock.applicant_notice",
+    "non-tolling-event": "clock.non_tolling_event",
+}
+BLANK_ROWS = 4
+
+
+@router.get("/applications", response_class=HTMLResponse)
+def application_list(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "read")
+    ctx = ctx_of(request)
+    closed = request.query_params.get("closed") == "1"
+    try:
+        page = max(1, int(request.query_params.get("page") or 1))
+    except ValueError:
+        page = 1
+    with ctx.sessions() as db:
+        clocks = readmodel.clocks(db, ctx.today(), page, closed=closed)
+    return render(request, "applications.html.j2", session=session, clocks=clocks, closed=closed)
+
+
+def _application_context(request: Request, application_id: str) -> dict[str, Any]:
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        row = readmodel.application(db, application_id)
+        if row is None:
+            raise HTTPException(404, f"There is no application {application_id!r}.")
+        events = readmodel.clock_events(db, application_id)
+        notices = readmodel.notices_for(db, application_id)
+        files = readmodel.evidence_files(db, "application", application_id)
+    today = ctx.today()
+    line = readmodel.clock_line(row, today)
+    clock = row.clock or {}
+    windows = [
+        {**w, "days_left": readmodel.days_between(today, w.get("closes"))}
+        for w in clock.get("notice_windows") or []
+    ]
+    links = ctx.accounts.links_for("application", application_id)
+    return {
+        "app": row,
+        "line": line,
+        "clock": clock,
+        "events": events,
+        "windows": windows,
+        "notices": notices,
+        "files": files,
+        "outstanding": readmodel.outstanding_items(row, events),
+        "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
+        "outcomes": OUTCOMES,
+        "applicant_notice_kinds": APPLICANT_NOTICE_KINDS,
+        "non_tolling_kinds": NON_TOLLING_KINDS,
+    }
+
+
+def _link_url(request: Request, link_id: str) -> str:
+    ctx = ctx_of(request)
+    return f"{ctx.settings.public_url.rstrip('/')}/a/{ctx.signer.link_token(link_id)}"
+
+
+@router.get("/applications/{application_id}", response_class=HTMLResponse)
+def application_page(request: Request, application_id: str) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "read")
+    return render(
+        request,
+        "application.html.j2",
+        session=session,
+        **_application_context(request, application_id),
+    )
+
+
+@router.post("/applications/{application_id}/events/{name}")
+async def record_event(request: Request, application_id: str, name: str) -> Response:
+    session = staff_session(request)
+    form = await checked_form(request, session)
+    if name not in EVENT_ACTIONS:
+        raise HTTPException(404, f"There is no action {name!r}.")
+    ctx = ctx_of(request)
+    try:
+        result = await ctx.operations.clock_action(
+            session.user.principal, application_id, EVENT_ACTIONS[name], form_dict(form)
+        )
+    except ActionFailed as err:
+        return render(
+            request,
+            "application.html.j2",
+            status=err.status,
+            session=session,
+            flash=("error", err.message),
+            **_application_context(request, application_id),
+        )
+    clock = result.clock
+    return redirect_with_flash(
+        request,
+        f"/applications/{application_id}",
+        "ok",
+        f"Recorded. Status: {clock['status'].replace('_', ' ')}; shot clock date "
+        f"{clock['shot_clock_date'] or '-'}; conservative date "
+        f"{clock['conservative_date'] or '-'}.",
+    )
+
+
+# -- the incompleteness notice builder ------------------------------------------------------------
+
+
+def _suggestions(request: Request, row: Application, events: list[ClockEventRow]) -> list[dict]:
+    """Items to pick from: a later notice may cite only the first notice's items; for a
+    first notice, items this city cited in earlier notices (each with its rule)."""
+    notices = [e for e in events if e.type == "incomplete_notice"]
+    if notices:
+        return list((notices[0].payload or {}).get("items") or [])
+    ctx = ctx_of(request)
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    with ctx.sessions() as db:
+        payloads = db.scalars(
+            select(ClockEventRow.payload)
+            .join(Application, Application.application_id == ClockEventRow.application_id)
+            .where(
+                ClockEventRow.type == "incomplete_notice",
+                Application.jurisdiction == row.jurisdiction,
+            )
+            .order_by(ClockEventRow.id.desc())
+            .limit(200)
+        )
+        for payload in payloads:
+            for item in (payload or {}).get("items") or []:
+                key = (str(item.get("text", "")), str(item.get("rule", "")))
+                if key[0] and key not in seen:
+                    seen[key] = {"id": "", "text": key[0], "rule": key[1]}
+    letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    out = []
+    for item in list(seen.values())[:20]:
+        item["id"] = next(letters, "")
+        out.append(item)
+    return out
+
+
+def _rows_from_form(form: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    index = 0
+    while f"id_{index}" in form or f"text_{index}" in form:
+        rows.append(
+            {
+                "use": bool(form.get(f"use_{index}")),
+                "id": str(form.get(f"id_{index}") or ""),
+                "text": str(form.get(f"text_{index}") or ""),
+                "rule": str(form.get(f"rule_{index}") or ""),
+            }
+        )
+        index += 1
+    return rows
+
+
+def _builder(
+    request: Request,
+    session: Any,
+    application_id: str,
+    rows: list[dict[str, Any]] | None = None,
+    date: str = "",
+    note: str = "",
+    preview: dict[str, Any] | None = None,
+    flash: tuple[str, str] | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        row = readmodel.application(db, application_id)
+        if row is None:
+            raise HTTPException(404, f"There is no application {application_id!r}.")
+        events = readmodel.clock_events(db, application_id)
+    later = any(e.type == "incomplete_notice" for e in events)
+    if rows is None:
+        rows = [{"use": False, **s} for s in _suggestions(request, row, events)]
+        if not later:
+            rows += [{"use": False, "id": "", "text": "", "rule": ""}] * BLANK_ROWS
+    return render(
+        request,
+        "notice_builder.html.j2",
+        status=status,
+        session=session,
+        flash=flash,
+        app=row,
+        later=later,
+        rows=rows,
+        date=date or ctx.today().isoformat(),
+        note=note,
+        preview=preview,
+    )
+
+
+@router.get("/applications/{application_id}/notice", response_class=HTMLResponse)
+def notice_builder(request: Request, application_id: str) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "clock.notice")
+    return _builder(request, session, application_id)
+
+
+@router.post("/applications/{application_id}/notice")
+async def notice_post(request: Request, application_id: str) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    who = session.user.principal
+    require(who, "clock.notice")
+    rows = _rows_from_form(form)
+    fields = {
+        "date": form.get("date", ""),
+        "note": form.get("note", ""),
+        "items": [r for r in rows if r["use"]],
+    }
+    ctx = ctx_of(request)
+    keep = {"rows": rows, "date": fields["date"], "note": fields["note"]}
+    try:
+        if form.get("step") == "send":
+            result = await ctx.operations.clock_action(who, application_id, "clock.notice", fields)
+        else:
+            preview = await ctx.operations.preview_notice(who, application_id, fields)
+            return _builder(request, session, application_id, preview=preview, **keep)
+    except ActionFailed as err:
+        return _builder(
+            request,
+            session,
+            application_id,
+            flash=("error", f"Refused: {err.message}"),
+            status=err.status,
+            **keep,
+        )
+    clock = result.clock
+    return redirect_with_flash(
+        request,
+        f"/applications/{application_id}",
+        "ok",
+        f"Notice of incompleteness recorded and sent to the applicant. Status: "
+        f"{clock['status'].replace('_', ' ')}; conservative date "
+        f"{clock['conservative_date'] or '-'}.",
+    )
