@@ -24,6 +24,7 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
+from activities.closures import ClosureActivities
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
@@ -35,6 +36,7 @@ from operations.payload_codec import EncryptionCodec
 from operations.structured_logs import configure_logging
 from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
+from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
@@ -136,13 +138,14 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
-        workflows=[ShotClockWorkflow, ProjectWorkflow],
+        workflows=[ShotClockWorkflow, ProjectWorkflow, JurisdictionClosureWorkflow],
         activities=[
             records.record_application,
             records.record_event,
             notices.send_notice,
             projects.record_project,
             notices.send_project_notice,
+            ClosureActivities(client).add_closure_to_clock,
         ],
         activity_executor=executor,
         workflow_runner=WORKFLOW_RUNNER,

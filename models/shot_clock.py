@@ -232,3 +232,29 @@ class ClockSummary:
     upcoming_alerts: list[dict[str, str]]
     sent_alerts: list[str]
     risk_flagged: bool
+
+
+@dataclass
+class ClockClosureInput:
+    """One clock's share of a jurisdiction-wide closure day."""
+
+    application_id: str
+    date: str
+    added_by: str
+
+
+@dataclass
+class JurisdictionClosureInput:
+    """A closure day an administrator added, for every clock open in the jurisdiction."""
+
+    jurisdiction: str
+    date: str
+    added_by: str
+    application_ids: list[str]
+
+
+@dataclass
+class JurisdictionClosureResult:
+    changed: list[str]
+    # "APP-1: reason" for each clock that refused the day (closed meanwhile, say).
+    refused: list[str]

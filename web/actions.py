@@ -52,6 +52,10 @@ class Gateway:
         self._client = client
         self._lock = asyncio.Lock()
 
+    @property
+    def task_queue(self) -> str:
+        return self._settings.task_queue
+
     async def client(self) -> Client:
         if self._client is not None:
             return self._client

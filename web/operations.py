@@ -38,6 +38,8 @@ from models.shot_clock import (
     ClockUpdateResult,
     DecisionInput,
     IncompleteNoticeInput,
+    JurisdictionClosureInput,
+    JurisdictionClosureResult,
     LocalClosureInput,
     NonTollingEventInput,
     NoticeItem,
@@ -68,8 +70,16 @@ APPLICANT_NOTICE_KINDS = (
     "deemed_approved_notice",
 )
 NON_TOLLING_KINDS = ("moratorium", "hearing_notice", "appeal")
-# Clocks updated at once when a closure day is added to a whole jurisdiction.
-CLOSURE_CONCURRENCY = 16
+# How long adding a jurisdiction's closure day waits for every clock before answering
+# (the workflow carries on either way).
+CLOSURE_WAIT_SECONDS = 20.0
+
+
+@dataclass
+class ClosureOutcome:
+    targeted: list[str]
+    changed: list[str] | None  # None: still being applied when the request answered
+    refused: list[str]
 
 
 def bad(message: str) -> ActionFailed:
@@ -246,17 +256,23 @@ class Operations:
             "warnings": [w for w in clock["warnings"] if w not in before.get("warnings", [])],
         }
 
-    async def closure_everywhere(self, who: Principal, jurisdiction: str, day: str) -> list[str]:
+    async def closure_everywhere(
+        self, who: Principal, jurisdiction: str, day: str
+    ) -> ClosureOutcome:
         """Add a closure day to every open clock of a jurisdiction (the clocks froze their
-        calendars when opened, so each needs the update); returns the ids changed."""
+        calendars when opened, so each needs the update). A JurisdictionClosureWorkflow
+        carries it to the clocks, so it finishes even if this request or process does not;
+        the request waits for it a little while."""
         from sqlalchemy import select
+        from temporalio.exceptions import WorkflowAlreadyStartedError
 
         from rules.shot_clock import TERMINAL_STATUSES
+        from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
 
         require(who, "clock.closure")
         _date(day, "date", required=True)
         with self._sessions() as session:
-            ids = list(
+            ids = sorted(
                 session.scalars(
                     select(Application.application_id).where(
                         Application.jurisdiction == jurisdiction,
@@ -264,31 +280,26 @@ class Operations:
                     )
                 )
             )
-        # Many clocks: run the updates a few at a time, without waiting on the read model
-        # for each (the page that follows lists the clocks changed, not their dates).
-        gate = asyncio.Semaphore(CLOSURE_CONCURRENCY)
-        changed: list[str] = []
-        refused: list[str] = []
-
-        async def one(application_id: str) -> None:
-            async with gate:
-                try:
-                    await self.gateway.clock_update(
-                        application_id,
-                        CLOCK_UPDATES["clock.closure"],
-                        lambda _summary: LocalClosureInput(day, who.email),
-                    )
-                    changed.append(application_id)
-                except ActionFailed as err:
-                    if err.status >= 500:
-                        raise
-                    refused.append(f"{application_id}: {err.message}")
-
-        await asyncio.gather(*(one(i) for i in ids))
-        if refused and not changed:
-            raise ActionFailed("; ".join(refused), 409)
-        changed.sort()
-        return changed
+        client = await self.gateway.client()
+        workflow_id = workflow_id_for(jurisdiction, day)
+        try:
+            handle = await client.start_workflow(
+                JurisdictionClosureWorkflow.run,
+                JurisdictionClosureInput(jurisdiction, day, who.email, ids),
+                id=workflow_id,
+                task_queue=self.gateway.task_queue,
+            )
+        except WorkflowAlreadyStartedError:
+            handle = client.get_workflow_handle(workflow_id, result_type=JurisdictionClosureResult)
+        try:
+            result: JurisdictionClosureResult = await asyncio.wait_for(
+                handle.result(), CLOSURE_WAIT_SECONDS
+            )
+        except TimeoutError:
+            return ClosureOutcome(targeted=ids, changed=None, refused=[])
+        if result.refused and not result.changed:
+            raise ActionFailed("; ".join(result.refused), 409)
+        return ClosureOutcome(targeted=ids, changed=result.changed, refused=result.refused)
 
     # -- conditions and projects -----------------------------------------------------------------
 

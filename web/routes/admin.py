@@ -95,7 +95,7 @@ async def add_closure(request: Request) -> Response:
             )
         if exists is not None:
             raise ActionFailed(f"{day} is already a closure day for {JURISDICTIONS[key].name}", 409)
-        changed = await ctx.operations.closure_everywhere(who, key, day)
+        outcome = await ctx.operations.closure_everywhere(who, key, day)
     except ActionFailed as err:
         year = _year(day[:4], ctx.today().year)
         return render(
@@ -114,16 +114,28 @@ async def add_closure(request: Request) -> Response:
                 reason=form.get("reason", "")[:300],
                 added_by=who.email,
                 added_at=now(),
-                applications=changed,
+                applications=outcome.targeted,
             )
         )
+    changed = outcome.changed
+    if changed is None:
+        message = (
+            f"{day} is now a closure day; it is being applied to {len(outcome.targeted)} "
+            "open clock(s) in the background (it finishes even if this page is closed)"
+        )
+    else:
+        message = (
+            f"{day} is now a closure day; {len(changed)} open clock(s) recounted: "
+            f"{', '.join(changed[:20]) or 'none open'}"
+            f"{f' and {len(changed) - 20} more' if len(changed) > 20 else ''}"
+        )
+        if outcome.refused:
+            message += f"; refused by {len(outcome.refused)}: {'; '.join(outcome.refused[:5])}"
     return redirect_with_flash(
         request,
         f"/admin/calendar?jurisdiction={key}&year={day[:4]}",
         "ok",
-        f"{day} is now a closure day; {len(changed)} open clock(s) recounted: "
-        f"{', '.join(changed[:20]) or 'none open'}"
-        f"{f' and {len(changed) - 20} more' if len(changed) > 20 else ''}.",
+        message + ".",
     )
 
 
