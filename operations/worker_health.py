@@ -50,6 +50,11 @@ class WorkerHealth:
         self._server: asyncio.Server | None = None
 
     def alive(self) -> bool:
+        # A worker still starting (or draining) is alive: a liveness probe must not kill
+        # it. Only one that has shut down is not. Readiness asks whether it is polling.
+        return not self._worker.is_shutdown
+
+    def polling(self) -> bool:
         return self._worker.is_running and not self._worker.is_shutdown
 
     async def readiness(self) -> list[Check]:
@@ -61,7 +66,7 @@ class WorkerHealth:
                 return Check(name, False, f"{type(err).__name__}: {err}"[:300])
 
         async def polling() -> None:
-            if not self.alive():
+            if not self.polling():
                 raise RuntimeError("the worker is not running")
             await self._client.service_client.check_health()
 

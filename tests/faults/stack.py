@@ -243,10 +243,11 @@ def check_exactly_once(stack: FaultStack, clocks: list[OpenedClock]) -> dict[str
         ids = {a.message_id for a in accepted[key]}
         assert len(ids) == 1, f"{key} went out under {len(ids)} Message-IDs"
         assert key in rows, f"{key} is not recorded as delivered in the notices table"
-    # A copy accepted twice could only come from a kill between the server's "250 OK" and
-    # the accepted-journal's note, microseconds later (activities/mail.py).
+    # A copy accepted twice can only come from a kill after the server has taken the
+    # message and before the client has read its "250" and noted it in the accepted
+    # journal (activities/mail.py): SMTP cannot close that window, so such a copy carries
+    # the same Message-ID (checked above), which mail clients show once. Counted, reported.
     resent = sum(len(v) - 1 for v in accepted.values())
-    assert resent == 0, f"{resent} notices reached the SMTP server twice"
     return {"notices": len(expected), "accepted": len(stack.smtp.accepted), "resent": resent}
 
 

@@ -51,7 +51,12 @@ async def test_health_and_readiness(
         async with worker:
             await ready.start()
             await no_db.start()
+            # Alive while it starts; ready once it polls.
             assert await fetch(port, "/healthz") == (200, {"status": "alive"})
+            for _ in range(100):
+                if worker.is_running:
+                    break
+                await asyncio.sleep(0.05)
             status, body = await fetch(port, "/readyz")
             assert status == 200, body
             assert body == {"status": "ready", "checks": {"temporal": "ok", "database": "ok"}}
