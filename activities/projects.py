@@ -51,7 +51,7 @@ class ProjectRecords:
             )
             if rec.conditions:
                 rows = [
-                    _condition_row(info.project_id, position, c)
+                    condition_row(info.project_id, position, c)
                     for position, c in zip(rec.positions, rec.conditions, strict=True)
                 ]
                 stmt = dialect_insert(self._engine, conditions).values(rows)
@@ -87,7 +87,8 @@ class ProjectRecords:
                 )
 
 
-def _condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
+def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
+    """The conditions columns for one condition state (also used by bench seeding)."""
     spec = c.spec
     return {
         "project_id": project_id,

@@ -19,6 +19,20 @@ from models.schema import Application, ClockEventRow
 from models.shot_clock import ApplicationRecord, EventRecord
 
 
+def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
+    """The applications columns read off a computed clock (also used by bench seeding)."""
+    return {
+        "status": clock.get("status") or "awaiting_submission",
+        "start_date": clock.get("start_date"),
+        "shot_clock_date": clock.get("shot_clock_date"),
+        "conservative_date": clock.get("conservative_date"),
+        "tolled_days": int(clock.get("tolled_days") or 0),
+        "reset_on": clock.get("reset_on"),
+        "judicial_review_deadline": clock.get("judicial_review_deadline"),
+        "clock": clock,
+    }
+
+
 class ClockRecords:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -43,15 +57,8 @@ class ClockRecords:
             "planner_email": app.contacts.planner_email,
             "supervisor_email": app.contacts.supervisor_email,
             "attorney_email": app.contacts.attorney_email,
-            "status": clock.get("status") or "awaiting_submission",
-            "start_date": clock.get("start_date"),
-            "shot_clock_date": clock.get("shot_clock_date"),
-            "conservative_date": clock.get("conservative_date"),
-            "tolled_days": int(clock.get("tolled_days") or 0),
-            "reset_on": clock.get("reset_on"),
-            "judicial_review_deadline": clock.get("judicial_review_deadline"),
+            **clock_columns(clock),
             "risk_flagged": rec.risk_flagged,
-            "clock": clock,
             "updated_at": now,
         }
         table = Application.__table__

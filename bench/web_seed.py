@@ -20,6 +20,8 @@ from typing import Any
 
 from sqlalchemy import Engine, insert
 
+from activities.projects import condition_row
+from activities.records import clock_columns
 from models.conditions import (
     CLEARED,
     IN_REVIEW,
@@ -161,32 +163,6 @@ def _conditions_for(
     return out
 
 
-def _condition_row(project_id: str, position: int, c: ConditionState) -> dict[str, Any]:
-    # The same columns activities.projects writes.
-    spec = c.spec
-    return {
-        "project_id": project_id,
-        "number": spec.number,
-        "position": position,
-        "code": spec.code,
-        "department": spec.department,
-        "department_key": c.department_key,
-        "section": spec.section,
-        "text": spec.text,
-        "gates": list(spec.gates),
-        "gate_source": spec.gate_source,
-        "kind": spec.kind,
-        "status": c.status,
-        "triggered": c.triggered,
-        "submitted_at": c.submitted_at,
-        "resolution_reason": c.resolution_reason,
-        "evidence": [asdict(e) for e in c.evidence],
-        "comments": [asdict(m) for m in c.comments],
-        "sub_items": [asdict(s) for s in spec.sub_items],
-        "related": list(spec.related),
-    }
-
-
 def seed_projects(
     engine: Engine, size: SeedSize, rng: random.Random, today: date, now: datetime
 ) -> tuple[list[str], list[str], int, int]:
@@ -238,7 +214,7 @@ def seed_projects(
                 "updated_at": now,
             }
         )
-        conditions += [_condition_row(pid, i, c) for i, c in enumerate(states)]
+        conditions += [condition_row(pid, i, c) for i, c in enumerate(states)]
         for k in range(size.audit_per_project):
             c = states[rng.randrange(len(states))]
             audit.append(
@@ -307,15 +283,8 @@ def seed_clocks(
                 "planner_email": f"planner{rng.randint(1, 10)}@cotati.example",
                 "supervisor_email": "supervisor@cotati.example",
                 "attorney_email": "attorney@cotati.example",
-                "status": clock.get("status") or "awaiting_submission",
-                "start_date": clock.get("start_date"),
-                "shot_clock_date": clock.get("shot_clock_date"),
-                "conservative_date": clock.get("conservative_date"),
-                "tolled_days": int(clock.get("tolled_days") or 0),
-                "reset_on": clock.get("reset_on"),
-                "judicial_review_deadline": clock.get("judicial_review_deadline"),
+                **clock_columns(clock),
                 "risk_flagged": clock.get("status") == "expired",
-                "clock": clock,
                 "created_at": now,
                 "updated_at": now,
             }

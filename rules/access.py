@@ -11,17 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from models.conditions import NOT_APPLICABLE, SATISFIED_BY_ALTERNATIVE, WAIVED
-from rules.conditions.lifecycle import RESOLUTION_ROLES
+from rules.conditions.lifecycle import RESOLUTION_ROLES, ROLES
 
 # Staff roles (the applicant acts only through an applicant link, never logs in).
-STAFF_ROLES = (
-    "project_manager",
-    "engineering",
-    "department_reviewer",
-    "planning_manager",
-    "city_attorney",
-    "admin",
-)
+STAFF_ROLES = tuple(role for role in ROLES if role != "applicant")
 ROLE_LABELS = {
     "project_manager": "Project manager",
     "engineering": "Engineering (milestone sign-off)",

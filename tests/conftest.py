@@ -36,18 +36,24 @@ SEARCH_ATTRIBUTE_KEYS = [
 ]
 
 
-@pytest_asyncio.fixture(scope="session")
-async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
-    """Per-workflow time skipping on the real dev server (experimental API: kept here)."""
-    env = await WorkflowEnvironment.start_time_skipping_v2(
+async def start_time_skipping_server(suggest_continue_as_new_at: int) -> WorkflowEnvironment:
+    """Per-workflow time skipping on the real dev server (experimental API: kept here). The
+    server suggests continue-as-new once a history has `suggest_continue_as_new_at` events
+    (low, so tests reach it)."""
+    return await WorkflowEnvironment.start_time_skipping_v2(
         dev_server_existing_path=str(temporal_binary()),
         dev_server_extra_args=[
             *TIME_SKIPPING_ARGS,
             "--dynamic-config-value",
-            "limit.historyCount.suggestContinueAsNew=400",
+            f"limit.historyCount.suggestContinueAsNew={suggest_continue_as_new_at}",
         ],
         search_attributes=SEARCH_ATTRIBUTE_KEYS,
     )
+
+
+@pytest_asyncio.fixture(scope="session")
+async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
+    env = await start_time_skipping_server(400)
     yield env
     await env.shutdown()
 

@@ -34,8 +34,7 @@ from models.conditions import (
 )
 from rules.alerts import local_instant
 from rules.calendars import calendar_for
-from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
-from tests.conftest import SEARCH_ATTRIBUTE_KEYS
+from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import notice_keys, outbox_messages, settings_for_test
 from tests.workflows.test_shot_clock_workflow import query_when_ready, wait_for
 from worker import build_worker
@@ -426,15 +425,7 @@ async def test_seasonal_window_and_target_digest_reach_the_applicant(harness: Ha
 
 @pytest_asyncio.fixture
 async def early_continue_as_new_env() -> AsyncIterator[WorkflowEnvironment]:
-    env = await WorkflowEnvironment.start_time_skipping_v2(
-        dev_server_existing_path=str(temporal_binary()),
-        dev_server_extra_args=[
-            *TIME_SKIPPING_ARGS,
-            "--dynamic-config-value",
-            "limit.historyCount.suggestContinueAsNew=30",
-        ],
-        search_attributes=SEARCH_ATTRIBUTE_KEYS,
-    )
+    env = await start_time_skipping_server(30)
     yield env
     await env.shutdown()
 

@@ -32,8 +32,7 @@ from models.shot_clock import (
 from rules.alerts import local_instant
 from rules.shot_clock import compute_json
 from settings import Settings
-from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
-from tests.conftest import SEARCH_ATTRIBUTE_KEYS
+from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker
 from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow
@@ -418,15 +417,7 @@ async def test_query_returns_the_compute_contract(harness: Harness) -> None:
 
 @pytest_asyncio.fixture
 async def early_continue_as_new_env() -> AsyncIterator[WorkflowEnvironment]:
-    env = await WorkflowEnvironment.start_time_skipping_v2(
-        dev_server_existing_path=str(temporal_binary()),
-        dev_server_extra_args=[
-            *TIME_SKIPPING_ARGS,
-            "--dynamic-config-value",
-            "limit.historyCount.suggestContinueAsNew=40",
-        ],
-        search_attributes=SEARCH_ATTRIBUTE_KEYS,
-    )
+    env = await start_time_skipping_server(40)
     yield env
     await env.shutdown()
 
