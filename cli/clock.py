@@ -41,7 +41,13 @@ from models.shot_clock import (
 )
 from rules.packs import JURISDICTIONS, jurisdiction
 from rules.shot_clock import compute_json
-from rules.timeline import TimelineError, parse_date, parse_timeline
+from rules.timeline import (
+    MAX_INPUT_BYTES,
+    TimelineError,
+    load_json,
+    parse_date,
+    parse_timeline,
+)
 from settings import load_settings
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
@@ -67,15 +73,16 @@ def compute(
 ) -> None:
     """Compute a timeline's shot clock (the JSON contract of the reference, section 5)."""
     try:
-        text = sys.stdin.read() if file is None or str(file) == "-" else file.read_text()
+        if file is None or str(file) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with file.open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as err:
         raise CliError(f"input: cannot read {file}: {err.strerror}", code=2) from None
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CliError(f"input: not valid JSON ({err.msg} at line {err.lineno})", code=2) from None
-    try:
-        result = compute_json(raw)
+        # Strict: duplicate keys, nesting bombs, huge numbers are named, exit 2 (8.8).
+        result = compute_json(load_json(data))
     except TimelineError as err:
         raise CliError(str(err), code=2) from None
     sys.stdout.write(json.dumps(result, indent=2) + "\n")

@@ -724,7 +724,9 @@ class CalendarLayers:
         def mark(kind: str) -> str:
             if reading is None:
                 return ""
-            return "" if kind in reading else " (not counted under this reading)"
+            return (
+                "" if kind in reading else f" (not counted by the {reading_name(reading)} reading)"
+            )
 
         for layer in self.layers:
             for name in layer.dates_in(day.year).get(day, []):
