@@ -121,10 +121,30 @@ def expiry_remedy(category: CategoryRule, state: str | None) -> str:
     )
 
 
+def event_days(timeline: Timeline) -> list[list[Event]]:
+    """The timeline's events grouped by day, in date order, each day in the fixed order
+    of _DAY_RANK (computed once per timeline and shared by every reading's pass)."""
+    by_day: dict[date, list[Event]] = defaultdict(list)
+    for e in timeline.events:
+        by_day[e.date].append(e)
+    return [
+        sorted(by_day[day], key=lambda e: (_DAY_RANK[e.type], _canonical(e)))
+        if len(by_day[day]) > 1
+        else by_day[day]
+        for day in sorted(by_day)
+    ]
+
+
 class _Pass:
     """One pass over the timeline under one reading."""
 
-    def __init__(self, timeline: Timeline, reading: Reading, layers: CalendarLayers) -> None:
+    def __init__(
+        self,
+        timeline: Timeline,
+        reading: Reading,
+        layers: CalendarLayers,
+        days: list[list[Event]] | None = None,
+    ) -> None:
         self.t = timeline
         self.reading = reading
         if reading.pack is not None:
@@ -168,7 +188,13 @@ class _Pass:
         self.windows: list[dict[str, Any]] = []
         self.ledger: list[dict[str, Any]] = []
         self.warnings: list[str] = []
-        self._run()
+        # Whether a roll-forward skipped a day the conservative calendar does not skip:
+        # if never, the conservative calendar reading would change nothing.
+        self.contested_roll = False
+        self._conservative_cal = layers.calendar(CONSERVATIVE)
+        self._final: tuple[date | None] | None = None
+        for day in days if days is not None else event_days(timeline):
+            self._run_day(day)
 
     # -- bookkeeping --------------------------------------------------------------
 
@@ -194,22 +220,23 @@ class _Pass:
         raw = self._raw_date()
         if raw is None or self.agreed_date is not None or not self._roll():
             return raw
-        return self.cal.roll_forward(raw)[0]
+        rolled, skipped = self.cal.roll_forward(raw)
+        if skipped and not self.contested_roll:
+            self.contested_roll = any(
+                self._conservative_cal.is_business_day(d) for d, _ in skipped
+            )
+        return rolled
 
     # -- the pass ---------------------------------------------------------------------
-
-    def _run(self) -> None:
-        by_day: dict[date, list[Event]] = defaultdict(list)
-        for e in self.t.events:
-            by_day[e.date].append(e)
-        for day in sorted(by_day):
-            self._run_day(sorted(by_day[day], key=lambda e: (_DAY_RANK[e.type], _canonical(e))))
 
     def _run_day(self, ordered: list[Event]) -> None:
         """Apply one day's events in a fixed order. Notices and resubmissions of one day
         alternate by whether a notice is outstanding (a resubmission answers it, a notice
         needs none outstanding), so the order of the input never matters. Linear: a day
         with thousands of events costs no more per event than a day with one."""
+        if len(ordered) == 1:
+            self._apply(ordered[0])
+            return
         notices: deque[Event] = deque(e for e in ordered if e.type == "incomplete_notice")
         resubmissions: deque[Event] = deque(e for e in ordered if e.type == "resubmitted")
         rest = [e for e in ordered if e.type not in ("incomplete_notice", "resubmitted")]
@@ -747,7 +774,10 @@ class _Pass:
     # -- results --------------------------------------------------------------------------
 
     def final_date(self) -> date | None:
-        return self.terminal_date if self.terminal is not None else self.current_date()
+        if self._final is None:
+            final = self.terminal_date if self.terminal is not None else self.current_date()
+            self._final = (final,)
+        return self._final[0]
 
     def explain_final_date(self) -> None:
         """Ledger lines for the last step: roll-forward, or why the date does not roll."""
@@ -818,13 +848,6 @@ class _Pass:
         return out
 
 
-def _contested_calendar(layers: CalendarLayers) -> bool:
-    """Whether the literal calendar rolls over days the conservative one does not."""
-    return bool(layers.closures) or any(
-        layer.kind not in CONSERVATIVE for layer in layers.layers if layer.kind in LITERAL
-    )
-
-
 def _alternative_readings(
     literal: _Pass, timeline: Timeline, layers: CalendarLayers
 ) -> list[tuple[str, Reading]]:
@@ -872,7 +895,7 @@ def _alternative_readings(
                 Reading(pack=FEDERAL_PACK),
             )
         )
-    if _contested_calendar(layers):
+    if layers.contested:
         out.append(
             (
                 f"{CONSERVATIVE_CALENDAR}: not over state legal holidays or one-off "
@@ -924,7 +947,8 @@ def compute(timeline: Timeline) -> dict[str, Any]:
     sets `judicial_review_deadline` even where the literal reading gives it no effect.
     """
     layers = timeline_layers(timeline)
-    literal = _Pass(timeline, Reading(), layers)
+    days = event_days(timeline)
+    literal = _Pass(timeline, Reading(), layers, days)
     literal.explain_final_date()
     shot_clock_date = literal.final_date()
     reference = timeline.as_of or max((e.date for e in timeline.events), default=None)
@@ -937,7 +961,9 @@ def compute(timeline: Timeline) -> dict[str, Any]:
     passes: list[tuple[str, _Pass]] = [("the literal reading", literal)]
     alternatives: list[dict[str, Any]] = []
     for description, reading in _alternative_readings(literal, timeline, layers):
-        p = _Pass(timeline, reading, layers)
+        if reading.calendar != LITERAL and not any(q.contested_roll for _, q in passes):
+            continue  # no reading rolled over a contested day: the calendar changes nothing
+        p = _Pass(timeline, reading, layers, days)
         alt_date, alt_status = p.final_date(), p.status(reference)
         if reading.calendar != LITERAL:
             # A calendar reading is listed only where it moves something.
@@ -1028,12 +1054,13 @@ def compute(timeline: Timeline) -> dict[str, Any]:
     if timeline.as_of is not None:
         result["conservative_days_remaining"] = remaining(conservative)
     result["conservative_reading"] = conservative_reading
+    summary = layers.summary
     result["rules"] = {
         "rule_pack": literal.pack.key,
         "rule_pack_version": literal.pack.version,
-        "calendar": layers.fingerprint,
-        "layers": [layer.key for layer in layers.layers],
-        "closures": [d.isoformat() for d in sorted(layers.closure_dates)],
+        "calendar": summary["calendar"],
+        "layers": list(summary["layers"]),
+        "closures": list(summary["closures"]),
     }
     return result
 
