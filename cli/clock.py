@@ -14,6 +14,7 @@ import pendulum
 import typer
 from rich.console import Console
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
@@ -24,7 +25,6 @@ from cli.errors import CliError
 from models.shot_clock import (
     ApplicantNoticeInput,
     ApplicationInfo,
-    CalendarSnapshot,
     ClockEvent,
     ClockSummary,
     ClockUpdateResult,
@@ -39,6 +39,7 @@ from models.shot_clock import (
     TollingAgreementInput,
     WithdrawalInput,
 )
+from rules.access import ROLE_LABELS
 from rules.packs import JURISDICTIONS, jurisdiction
 from rules.shot_clock import compute_json
 from rules.timeline import (
@@ -49,6 +50,7 @@ from rules.timeline import (
     parse_timeline,
 )
 from settings import load_settings
+from workflows.shot_clock_support import frozen_calendar
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
 console = Console()
@@ -221,13 +223,8 @@ def open_clock(
         batch=list(batch or []),
         site_address=site,
         description=description,
-        calendar=CalendarSnapshot(
-            jurisdiction=city.key,
-            state=city.state,
-            time_zone=city.time_zone,
-            rule_pack=city.rule_pack,
-            local_holidays=list(city.local_closures),
-        ),
+        # Frozen now (shot-clocks.md 8.9), with the closure days stored so far (8.10).
+        calendar=frozen_calendar(city, _stored_closures(city.key)),
         contacts=Contacts(
             planner_email=planner,
             supervisor_email=supervisor or city.supervisor_email,
@@ -238,6 +235,24 @@ def open_clock(
         reminder_offsets=offsets,
     )
     asyncio.run(_open(info, [ClockEvent(e["type"], e["date"]) for e in events]))
+
+
+def _stored_closures(jurisdiction_key: str) -> list[tuple[str, str]]:
+    """The closure days an administrator stored for the city (read-model database)."""
+    from models.closures import stored_closures
+    from models.database import make_engine
+
+    try:
+        engine = make_engine(load_settings().database_url)
+        try:
+            return stored_closures(engine, jurisdiction_key)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as err:
+        raise CliError(
+            f"database: cannot read the stored closure days ({type(err).__name__}); "
+            "nothing was opened"
+        ) from None
 
 
 async def _open(info: ApplicationInfo, events: list[ClockEvent]) -> None:
@@ -266,6 +281,53 @@ async def _open(info: ApplicationInfo, events: list[ClockEvent]) -> None:
         f"({clock['period_days']} days from {clock['start_date']}); shot clock date "
         f"[bold]{clock['shot_clock_date']}[/bold], conservative date {clock['conservative_date']}"
     )
+
+
+# -- rebasing a running clock on the current rules (shot-clocks.md 8.9) ------------------------
+
+
+@app.command()
+def rebase(
+    application_id: str,
+    reason: Annotated[str, typer.Option("--reason", help="Why (goes into the ledger)")],
+    by: Annotated[
+        str, typer.Option("--by", help="The administrator's e-mail (a user with role admin)")
+    ],
+    when: DateOpt = None,
+) -> None:
+    """Apply the current rule pack and calendar layers to a running clock (administrator
+    only); the ledger records what moved and why."""
+    from workflows.shot_clock_support import rebase_input
+
+    if not reason.strip():
+        raise CliError("--reason: say why the clock is rebased", code=2)
+    _require_admin(by)
+
+    def build(summary: ClockSummary) -> Any:
+        city = jurisdiction(summary.application.calendar.jurisdiction)
+        return rebase_input(
+            city, reason, by, _stored_closures(city.key), _event_date(when, summary)
+        )
+
+    asyncio.run(_update(application_id, "rebase", build))
+
+
+def _require_admin(email: str) -> None:
+    """Only an active administrator of the web app's users may rebase."""
+    from cli.web import _accounts
+
+    try:
+        user = _accounts().get_user(email.strip().lower())
+    except SQLAlchemyError as err:
+        raise CliError(f"database: cannot check --by ({type(err).__name__})") from None
+    if user is None or not user.active:
+        raise CliError(f"--by: {email} is not an active user (see `clearance users list`)", 2)
+    if user.role != "admin":
+        raise CliError(
+            f"--by: {email} is a {ROLE_LABELS.get(user.role, user.role).lower()}; only an "
+            "administrator may rebase a clock",
+            code=2,
+        )
 
 
 # -- recording events ------------------------------------------------------------------------
@@ -498,6 +560,14 @@ async def _summary(application_id: str) -> ClockSummary:
     return await _app_info(_handle(client, application_id))
 
 
+# --at-risk: what the earliest reading says is expired, deemed or decided late (8.1).
+AT_RISK_STATUSES = ("expired", "deemed_granted", "deemed_approved", "decided_late")
+
+
+def _conservative_status(clock: dict[str, Any]) -> str | None:
+    return clock.get("conservative_status") or clock.get("status")
+
+
 @app.command("list")
 def list_clocks(
     as_json: JsonOpt = False,
@@ -531,9 +601,9 @@ def list_clocks(
             r
             for r in rows
             if r["risk_flagged"]
-            or r["clock"].get("status") in ("expired", "deemed_granted", "deemed_approved")
+            or _conservative_status(r["clock"]) in AT_RISK_STATUSES
             or (
-                r["clock"].get("status") in ("running",)
+                _conservative_status(r["clock"]) == "running"
                 and (r["clock"].get("conservative_date") or "9999") <= soon
             )
         ]

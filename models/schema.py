@@ -49,6 +49,8 @@ class Application(Base):
     start_date: Mapped[str | None] = mapped_column(String(10))
     shot_clock_date: Mapped[str | None] = mapped_column(String(10))
     conservative_date: Mapped[str | None] = mapped_column(String(10), index=True)
+    # The status under the earliest reading (shot-clocks.md 8.1): risk, colours, --at-risk.
+    conservative_status: Mapped[str | None] = mapped_column(String(40), index=True)
     tolled_days: Mapped[int] = mapped_column(Integer, default=0)
     reset_on: Mapped[str | None] = mapped_column(String(10))
     judicial_review_deadline: Mapped[str | None] = mapped_column(String(10))

@@ -39,6 +39,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "clock.applicant_notice": CLOCK_STAFF,
     "clock.non_tolling_event": CLOCK_STAFF,
     "clock.closure": ("admin",),
+    "clock.rebase": ("admin",),
     # Conditions of approval (ProjectWorkflow updates), as the lifecycle rules allow.
     # The applicant submits through an applicant link (they never log in).
     "condition.submit_evidence": ("applicant", "project_manager", "admin"),
@@ -110,6 +111,7 @@ _DESCRIPTIONS = {
     "clock.applicant_notice": "record an applicant's notice",
     "clock.non_tolling_event": "record a moratorium, hearing notice or appeal",
     "clock.closure": "add a local closure day",
+    "clock.rebase": "rebase a running clock on the current rules",
     "condition.submit_evidence": "submit evidence",
     "condition.review": "review a condition",
     "condition.waive": "waive a condition",

@@ -62,6 +62,7 @@ CLOCK_UPDATES = {
     "clock.applicant_notice": "record_applicant_notice",
     "clock.non_tolling_event": "record_non_tolling_event",
     "clock.closure": "add_local_closure",
+    "clock.rebase": "rebase",
 }
 OUTCOMES = ("approved", "approved_with_conditions", "denied")
 APPLICANT_NOTICE_KINDS = (
@@ -177,6 +178,17 @@ class Operations:
             return NonTollingEventInput(when, kind, by, note)
         if action == "clock.closure":
             return LocalClosureInput(_date(f.get("date"), "date", required=True) or "", by)
+        if action == "clock.rebase":
+            from models.closures import stored_closures
+            from rules.packs import jurisdiction
+            from workflows.shot_clock_support import rebase_input
+
+            reason = str(f.get("reason") or "").strip()
+            if not reason:
+                raise bad("reason: say why the clock is rebased (it goes into the ledger)")
+            city = jurisdiction(s.application.calendar.jurisdiction)
+            closures = stored_closures(self.engine, city.key)
+            return rebase_input(city, reason, by, closures, when)
         raise bad(f"unknown action {action!r}")
 
     async def clock_action(
@@ -187,6 +199,8 @@ class Operations:
             raise bad(f"unknown action {action!r}")
         # Bad input is reported before Temporal is asked anything.
         _date(fields.get("date"), "date", required=action == "clock.closure")
+        if action == "clock.rebase" and not str(fields.get("reason") or "").strip():
+            raise bad("reason: say why the clock is rebased (it goes into the ledger)")
         if action == "clock.notice":
             parse_items(fields.get("items"))
 
