@@ -151,7 +151,13 @@ def _print_where_to_look(settings: Settings, opened: list[str], with_demo: bool)
     )
     console.print(f"  Outbox           {settings.outbox_dir}  (each notice as an .eml file)")
     console.print(f"  Database         {settings.database_url}")
-    console.print("  In another terminal:")
+    console.print("  In another terminal (staff commands act through the web app as you):")
+    if with_demo:
+        console.print(
+            f"    clearance login --email manager@cotati.example    (password {DEMO_PASSWORD})"
+        )
+    else:
+        console.print("    clearance login --email YOU    (or --token from the tokens page)")
     console.print("    clearance clock list")
     console.print(f"    clearance clock show {demo_ids[0]}")
     console.print("    clearance project show COTATI-VILLAGE")
