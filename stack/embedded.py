@@ -19,6 +19,7 @@ import pendulum
 import uvicorn
 from rich.console import Console
 
+from rules.packs import jurisdiction
 from settings import Settings, load_settings
 from stack.demo import (
     DEMO_CLOCKS,
@@ -104,8 +105,10 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
 
 
 async def _load_demo(client: Any, settings: Settings) -> list[str]:
-    # Demo dates are relative to today in the demo city.
-    today = pendulum.now("America/Los_Angeles").date()
+    # Demo dates are relative to today in the demo city (its jurisdiction file's zone).
+    from stack.demo import DEMO_JURISDICTION
+
+    today = pendulum.now(jurisdiction(DEMO_JURISDICTION).time_zone).date()
     opened = await load_demo(client, settings.task_queue, today)
     opened += await load_project_demo(client, settings.task_queue, today)
     load_demo_users(settings.database_url)
