@@ -49,7 +49,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -830,6 +830,7 @@ class _Builder:
                 and cond.inherited
                 and not set(cond.inherited) <= period
                 and not dormant
+                and not ms.follows(own)
             ):
                 gates = ms.ordered([*cond.inherited, *gates])
         elif cond.inherited:
@@ -942,6 +943,44 @@ def _key(number: str) -> tuple[int, str]:
     return (int(m.group(0)) if m else 0, number)
 
 
+# ------------------------------------------------------------------ adoption date
+
+_ADOPTION_LINE = re.compile(
+    r"^\s*(?:passed|approved|adopted|it\s+is\s+hereby\s+certified|i,?\s[^,]{0,60},?\s+(?:do\s+)?"
+    r"hereby\s+certify|date\s+of\s+(?:decision|approval|action|adoption)|(?:decision|approval|"
+    r"action|adoption)\s+date|dated?\s*:)",
+    re.I,
+)
+_MONTH_NAMES = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+_ADOPTION_DATE = re.compile(
+    rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+day\s+of\s+(?P<month>{_MONTH_NAMES}),?\s+"
+    rf"(?P<year>\d{{4}})|(?P<date>{_MONTH_NAMES}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    r"|\d{4}-\d{2}-\d{2})",
+    re.I,
+)
+
+
+def _adopted(lines: Sequence[str]) -> str | None:
+    """The adoption (or decision) date from the adoption block or certification, ISO."""
+    from rules.conditions.time_limits import iso_date
+
+    for i, line in enumerate(lines):
+        if not _ADOPTION_LINE.match(line):
+            continue
+        m = _ADOPTION_DATE.search(" ".join(lines[i : i + 2])[:300])
+        if not m:
+            continue
+        if m.group("date"):
+            found = iso_date(m.group("date"))
+        else:
+            found = iso_date(f"{m.group('month')} {m.group('day')} {m.group('year')}")
+        if found:
+            return found
+    return None
+
+
 # ------------------------------------------------------------------ public API
 
 
@@ -987,16 +1026,29 @@ def parse_resolution(text: str, milestones: MilestoneSet | None = None) -> Parse
                 f"Condition {s.number}: no milestone in its words, section or department; "
                 f"listed as unspecified{hint}"
             )
-    return ParsedResolution(title=title, conditions=specs, warnings=warnings)
+    return ParsedResolution(
+        title=title, conditions=specs, warnings=warnings, adopted=_adopted(lines)
+    )
 
 
-def extract_text(path: str | Path) -> str:
+class ResolutionError(ValueError):
+    """The file is no resolution this parser can read; the message is one line for the user."""
+
+
+PageProgress = Callable[[int, int], None]  # (pages read, pages in all)
+
+
+def extract_text(path: str | Path, progress: PageProgress | None = None) -> str:
     """The text of a resolution file: plain text as is, a PDF through pypdf (page by page).
     Raises OSError when the file cannot be read and ValueError when it is not text or PDF."""
-    data = Path(path).read_bytes()
+    return text_of(Path(path).read_bytes(), Path(path).name, progress)
+
+
+def text_of(data: bytes, filename: str = "", progress: PageProgress | None = None) -> str:
+    """extract_text for bytes already read (an upload); `filename` only for its suffix."""
     if data.lstrip()[:5] == b"%PDF-":
-        return _pdf_text(data)
-    if Path(path).suffix.lower() == ".pdf":
+        return _pdf_text(data, progress)
+    if filename.lower().endswith(".pdf"):
         raise ValueError("not a PDF (no %PDF header)")
     if b"\x00" in data[:4096]:
         raise ValueError("not a text or PDF file")
@@ -1006,7 +1058,7 @@ def extract_text(path: str | Path) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _pdf_text(data: bytes) -> str:
+def _pdf_text(data: bytes, progress: PageProgress | None = None) -> str:
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -1014,7 +1066,44 @@ def _pdf_text(data: bytes) -> str:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise ValueError("the PDF is encrypted")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        total = len(reader.pages)
+        pages = []
+        for i, page in enumerate(reader.pages, start=1):
+            pages.append(page.extract_text() or "")
+            if progress is not None:
+                progress(i, total)
     except (PyPdfError, KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
         raise ValueError(f"not a readable PDF ({err})") from None
     return "\n".join(pages)
+
+
+def read_resolution(
+    data: bytes,
+    filename: str = "",
+    milestones: MilestoneSet | None = None,
+    progress: PageProgress | None = None,
+) -> ParsedResolution:
+    """Text or PDF bytes to a parse with at least one condition, or ResolutionError saying in
+    one line what is wrong: an unreadable file or PDF, a PDF without text (scanned), a text
+    that is not a resolution, or a resolution in which no condition was found."""
+    try:
+        text = text_of(data, filename, progress)
+    except ValueError as err:
+        raise ResolutionError(f"cannot read the file: {err}") from None
+    if not text.strip():
+        raise ResolutionError("no text found in the file (a scanned PDF needs OCR first)")
+    parsed = parse_resolution(text, milestones)
+    if parsed.conditions:
+        return parsed
+    lines = _strip_markers(text)
+    _, _, has_heading = _section_bounds(lines)
+    _, has_title = _title(lines, len(lines))
+    if not (has_heading or has_title):
+        raise ResolutionError(
+            "not a resolution: no 'RESOLUTION ...' title, no 'Conditions of Approval' heading "
+            "and no numbered conditions"
+        )
+    raise ResolutionError(
+        "no conditions found: no numbered condition (1., COA-1, A.1, 1.1, PL-3, "
+        "Condition No. 5 ...) in the resolution"
+    )

@@ -172,8 +172,11 @@ def _anchor(words: str | None) -> str | None:
     return _ANCHOR_WORDS.get(first, first)
 
 
-def _iso(text: str) -> str | None:
-    t = text.lower().replace(",", " ").replace(".", " ")
+def iso_date(text: str) -> str | None:
+    """ "December 31, 2027", "Dec. 31st 2027", "2027-12-31" or "12/31/2027" as ISO; None if
+    it is no date."""
+    text = text.strip()
+    t = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", text.lower().replace(",", " ").replace(".", " "))
     m = re.match(r"(\d{4})-(\d{2})-(\d{2})$", text)
     try:
         if m:
@@ -247,7 +250,7 @@ def find_time_limits(text: str) -> list[dict[str, Any]]:
                 if not free(m):
                     continue
                 if kind == "until":
-                    iso = _iso(m.group("date"))
+                    iso = iso_date(m.group("date"))
                     if iso:
                         add(m, kind, {"until": iso, "anchor": None})
                     continue
@@ -256,3 +259,25 @@ def find_time_limits(text: str) -> list[dict[str, Any]]:
                 anchor = _anchor(groups.get("anchor")) if kind != "term" else "approval"
                 add(m, kind, {**period, "anchor": anchor})
     return [limit for _, limit in sorted(found, key=lambda x: x[0])]
+
+
+def describe(limit: dict[str, Any]) -> str:
+    """One line for people: "expires 24 months after approval (1 extension of 12 months)"."""
+    kind = limit.get("kind")
+    if kind == "until":
+        return f"until {limit.get('until')}"
+    if limit.get("months") is not None:
+        n, unit = limit["months"], "month"
+    else:
+        n, unit = limit.get("days") or 0, "day"
+    period = f"{n} {unit}{'s' if n != 1 else ''}"
+    anchor = limit.get("anchor") or "an event not named"
+    verb = {"expiry": "expires", "term": "term of", "due": "due within"}.get(str(kind), str(kind))
+    line = f"{verb} {period} after {anchor}" if kind != "term" else f"{verb} {period}"
+    ext = limit.get("extensions")
+    if ext:
+        count = ext.get("count") or 1
+        months = ext.get("months")
+        each = f" of {months} months" if months else ""
+        line += f" ({count} extension{'s' if count != 1 else ''}{each})"
+    return line
