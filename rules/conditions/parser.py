@@ -50,7 +50,7 @@ import io
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -339,6 +339,7 @@ def _clean_heading(text: str) -> str:
 
 _TITLE = re.compile(r"^\s*(?:a\s+)?resolution\s+(?:of|approving|adopting|granting|to)\b", re.I)
 _TITLE_NO = re.compile(r"^\s*resolution\s+(?:no\b|number\b|#)", re.I)
+_SUBJECT = re.compile(r"^\s*(?:re|subject)\s*:\s*(\S.*)$", re.I)
 _TITLE_STOP = re.compile(r"^\s*(?:whereas|be it|now,? therefore|section\s+\d)", re.I)
 _COA_HEADING = re.compile(
     r"^\s*(?:exhibit\s+[a-z0-9]{1,3}\s*[-\u2013\u2014:.,]?\s*)?"
@@ -355,8 +356,11 @@ _EXHIBIT_ONLY = re.compile(r"^\s*exhibit\s+[a-z0-9]{1,3}\s*$", re.I)
 _END = re.compile(
     r"^\s*(?:\*{3,}\s*$|passed,?\s+(?:approved\s+)?(?:and\s+)?adopted\b|approved\s+and\s+adopted\b"
     r"|adopted\s+(?:this|on)\b|it\s+is\s+hereby\s+certified\b"
-    r"|i,?\s[^,]{0,60},?\s+(?:do\s+)?hereby\s+certify\b|end\s+of\s+(?:conditions|exhibit)\b"
-    r"|(?:now,?\s+therefore,?\s+)?be\s+it\s+(?:further\s+)?resolved\b|ayes\s*:)",
+    r"|i,?\s.{0,120}?\bhereby\s+certify\b|end\s+of\s+(?:conditions|exhibit)\b"
+    r"|(?:now,?\s+therefore,?\s+)?be\s+it\s+(?:further\s+)?resolved\b|ayes\s*:"
+    # a decision letter's closing: the appeal notice, the signature, a certification block
+    r"|(?:this|the)\s+(?:decision|action|approval|determination)\s+may\s+be\s+appealed\b"
+    r"|(?:appeal\s+(?:period|rights)|certification)\s*:?\s*$|sincerely\b|respectfully\b)",
     re.I,
 )
 _STARS = re.compile(r"\s*\*{3,}.*$")
@@ -369,6 +373,10 @@ def _title(lines: list[str], before: int) -> tuple[str, bool]:
     if not idx:
         idx = [i for i in range(min(before, len(lines))) if _TITLE_NO.match(lines[i])]
     if not idx:
+        # A decision letter: its subject line ("RE: Minor Use Permit MUP-25-0044 ...").
+        subject = next((m for line in lines[:before] if (m := _SUBJECT.match(line))), None)
+        if subject:
+            return subject.group(1).strip(), True
         return (lines[0] if lines else ""), False
     i = idx[-1] if idx[-1] < before else idx[0]
     parts = [lines[i]]
@@ -596,6 +604,7 @@ class _Builder:
                     self.later.setdefault((c.series, c.value), []).append((i, c.start))
         self.conditions: list[_Cond] = []
         self.last_in_series: dict[str, int] = {}
+        self.in_section = 0  # conditions under the current section heading
         self.current: _Cond | None = None
         self.department: str | None = None
         self.department_gates: list[str] = []
@@ -620,12 +629,16 @@ class _Builder:
         top-level section (it ends the gate of the section before); a title-case one is a
         subsection and keeps it ("Improvement Plans" covers "General Requirements"). A
         lettered or numbered one ("B. PRIOR TO OCCUPANCY") stands beside the departments."""
+        # "General Requirements" after the conditions of "Prior to Release of the Performance
+        # Bond" is that section's sibling: a topic, under no milestone.
+        sibling = _is_topic(name) and bool(self.heading_gates) and self.in_section > 0
         self.current = None
         self.section = name
         self.heading_gates = self.ms.detect(name, heading=True)
+        self.in_section = 0
         if labelled:
             self.department, self.department_gates = None, []
-        if self.heading_gates or top_level:
+        if self.heading_gates or top_level or sibling:
             self.section_gates = list(self.heading_gates)
         self.preamble_target, self.preamble = "section", []
 
@@ -691,6 +704,7 @@ class _Builder:
         repeats = sum(1 for x in self.conditions if x.label == c.label)
         number = c.label if not repeats else f"{c.label} ({repeats + 1})"
         self.last_in_series[c.series] = n
+        self.in_section += 1
         if self.section_gates:
             inherited, source = list(self.section_gates), "section"
         elif self.department_gates:
@@ -757,14 +771,14 @@ class _Builder:
             if c.start < pos:
                 continue
             rest = line[c.end :].lstrip()
-            if (
-                c.inline
-                and c.value == 1
-                and not any(
-                    x.style == c.style and x.value == 2 and x.start > c.start for x in cands
-                )
-            ):
-                continue  # "(a)" alone mid-sentence is a reference, not a list
+            if c.value == 1 and not (c.at_start or c.after_colon) and c.style != "bu":
+                # Mid-line, a list starts only as a run with its second label in the same line
+                # ("shall (a) submit ... (b) pay ...", "...; i. no sound; ii. doors closed").
+                run = any(x.style == c.style and x.value == 2 and x.start > c.start for x in cands)
+                if c.inline and not run:
+                    continue  # "(a)" alone mid-sentence is a reference, not a list
+                if run and c.style not in self.styles:
+                    c = replace(c, inline=True)
             if c.style in self.styles or c.style in ("num", "dec", "alnum", "pfx"):
                 ok, warning = self._condition_ok(c, line_no, prev_terminal, rest)
                 if ok:
@@ -946,7 +960,7 @@ def _key(number: str) -> tuple[int, str]:
 # ------------------------------------------------------------------ adoption date
 
 _ADOPTION_LINE = re.compile(
-    r"^\s*(?:passed|approved|adopted|it\s+is\s+hereby\s+certified|i,?\s[^,]{0,60},?\s+(?:do\s+)?"
+    r"^\s*(?:passed|approved|adopted|it\s+is\s+hereby\s+certified|i,?\s.{0,120}?\b"
     r"hereby\s+certify|date\s+of\s+(?:decision|approval|action|adoption)|(?:decision|approval|"
     r"action|adoption)\s+date|dated?\s*:)",
     re.I,
