@@ -576,8 +576,8 @@ def _number_style(lines: Sequence[str]) -> frozenset[str]:
         if counts[style] >= 2 and counts[style] >= counts["num"]:
             return frozenset({style, "cno"})
     if not counts["num"]:
-        for style in ("np", "pn"):
-            if counts[style] >= 2:
+        for style in ("np", "pn", "pfx", "alnum", "dec"):
+            if counts[style]:
                 return frozenset({style, "cno"})
     return frozenset({"num", "cno"})
 
