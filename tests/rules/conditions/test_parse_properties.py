@@ -108,7 +108,8 @@ def resolutions(draw: st.DrawFn) -> tuple[str, list[tuple[str, list[str]]]]:
             if items == "lines":
                 lead = "The applicant shall submit the following:"
                 lines.append(f"{printed} {lead}")
-                for i, item in enumerate(draw(st.lists(st.sampled_from(ITEMS), min_size=2, max_size=4))):
+                chosen = draw(st.lists(st.sampled_from(ITEMS), min_size=2, max_size=4))
+                for i, item in enumerate(chosen):
                     label = "abcd"[i]
                     lines.append(f"{label}. {item}" if style.name != "cno" else f"({label}) {item}")
                     labels.append(label)
