@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
 
-from models.database import session_factory
 from models.schema import ClosureDay
 
 
-def stored_closures(engine: Engine, jurisdiction: str) -> list[tuple[str, str]]:
+def stored_closures(sessions: sessionmaker[Session], jurisdiction: str) -> list[tuple[str, str]]:
     """(ISO date, reason) of every closure day stored for the jurisdiction, by date."""
-    with session_factory(engine)() as session:
+    with sessions() as session:
         rows = session.execute(
             select(ClosureDay.date, ClosureDay.reason)
             .where(ClosureDay.jurisdiction == jurisdiction)
@@ -24,10 +24,12 @@ def stored_closures(engine: Engine, jurisdiction: str) -> list[tuple[str, str]]:
     return [(day, reason or "") for day, reason in rows]
 
 
-def store_closure(engine: Engine, jurisdiction: str, day: str, reason: str, added_by: str) -> bool:
+def store_closure(
+    sessions: sessionmaker[Session], jurisdiction: str, day: str, reason: str, added_by: str
+) -> bool:
     """Store a closure day; False when the jurisdiction already has it (nothing changed)."""
     try:
-        with session_factory(engine).begin() as session:
+        with sessions.begin() as session:
             session.add(
                 ClosureDay(
                     jurisdiction=jurisdiction,
@@ -43,9 +45,11 @@ def store_closure(engine: Engine, jurisdiction: str, day: str, reason: str, adde
     return True
 
 
-def record_fan_out(engine: Engine, jurisdiction: str, day: str, application_ids: list[str]) -> None:
+def record_fan_out(
+    sessions: sessionmaker[Session], jurisdiction: str, day: str, application_ids: list[str]
+) -> None:
     """Which open clocks the closure day was sent to."""
-    with session_factory(engine).begin() as session:
+    with sessions.begin() as session:
         session.execute(
             update(ClosureDay)
             .where(ClosureDay.jurisdiction == jurisdiction, ClosureDay.date == day)

@@ -17,21 +17,22 @@ from workflows.shot_clock_support import frozen_calendar
 
 def test_a_stored_closure_reaches_a_clock_opened_later(database_url: str) -> None:
     engine = make_engine(database_url)
+    sessions = session_factory(engine)
     try:
-        assert store_closure(engine, "cotati", "2026-06-01", "power outage", "admin@city.test")
-        assert not store_closure(engine, "cotati", "2026-06-01", "again", "admin@city.test")
-        assert store_closure(engine, "federal", "2026-06-02", "", "admin@city.test")
-        assert stored_closures(engine, "cotati") == [("2026-06-01", "power outage")]
+        assert store_closure(sessions, "cotati", "2026-06-01", "power outage", "admin@city.test")
+        assert not store_closure(sessions, "cotati", "2026-06-01", "again", "admin@city.test")
+        assert store_closure(sessions, "federal", "2026-06-02", "", "admin@city.test")
+        assert stored_closures(sessions, "cotati") == [("2026-06-01", "power outage")]
 
-        snapshot = frozen_calendar(jurisdiction("cotati"), stored_closures(engine, "cotati"))
+        snapshot = frozen_calendar(jurisdiction("cotati"), stored_closures(sessions, "cotati"))
         layers = CalendarLayers.from_dict(snapshot.layers)
         assert date(2026, 6, 1) in layers.closure_dates
         assert "power outage" in layers.calendar(LITERAL).closure_reason(date(2026, 6, 1))
         assert date(2026, 12, 24) in layers.closure_dates  # the file's own closures too
         assert snapshot.pack_data is not None and snapshot.pack_data["key"] == "cotati-2024"
 
-        record_fan_out(engine, "cotati", "2026-06-01", ["B-2", "A-1"])
-        with session_factory(engine)() as session:
+        record_fan_out(sessions, "cotati", "2026-06-01", ["B-2", "A-1"])
+        with sessions() as session:
             row = session.scalar(select(ClosureDay).where(ClosureDay.date == "2026-06-01"))
             assert row is not None and row.applications == ["A-1", "B-2"]
     finally:

@@ -72,9 +72,9 @@ async def test_deemed_approved_under_the_earliest_reading_starts_the_countdown(
     assert result.clock["status"] == "running"  # the literal reading keeps its answer
     assert result.clock["conservative_status"] == "deemed_approved"
     assert result.clock["judicial_review_deadline"] == review_by.isoformat()
-    assert any(
-        e["event"] == "deemed_approved_earliest_reading" for e in result.clock["ledger"]
-    ), "the ledger records it"
+    assert any(e["event"] == "deemed_approved_earliest_reading" for e in result.clock["ledger"]), (
+        "the ledger records it"
+    )
 
     # At once: the attorney and the planner are told the notice may be effective.
     key = f"status:conservative:deemed_approved:{review_by}"

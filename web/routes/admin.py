@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 
-from models.closures import record_fan_out, store_closure
+from actions.errors import ActionFailed
 from models.schema import ClosureDay, User
 from rules.access import STAFF_ROLES, require
 from rules.calendars import ALL, CONSERVATIVE
@@ -18,7 +18,6 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from rules.packs import JURISDICTIONS
 from rules.timeline import TimelineError, parse_date
 from web.accounts import AccountError
-from web.actions import ActionFailed
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 
@@ -56,6 +55,7 @@ def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
     ]
     return {
         "layers": layers.layers,
+        "jurisdiction_key": key,
         "city": city,
         "cities": JURISDICTIONS,
         "year": year,
@@ -78,8 +78,8 @@ def calendar_page(request: Request) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "read")
     ctx = ctx_of(request)
-    key = request.query_params.get("jurisdiction", "cotati")
-    year = _year(request.query_params.get("year"), ctx.today().year)
+    key = request.query_params.get("jurisdiction") or ctx.actions.city().key
+    year = _year(request.query_params.get("year"), ctx.today(key).year)
     return render(
         request, "admin_calendar.html.j2", session=session, **_calendar_context(request, key, year)
     )
@@ -92,7 +92,7 @@ async def add_closure(request: Request) -> Response:
     ctx = ctx_of(request)
     who = session.user.principal
     require(who, "admin.calendar")
-    key = form.get("jurisdiction", "cotati")
+    key = form.get("jurisdiction") or ctx.actions.city().key
     day = form.get("date", "").strip()
     try:
         if key not in JURISDICTIONS:
@@ -101,22 +101,20 @@ async def add_closure(request: Request) -> Response:
             parse_date(day, "date")
         except TimelineError as err:
             raise ActionFailed(str(err), 400) from None
-        # Stored before it is fanned out (shot-clocks.md 8.10): clocks opened from now on
-        # start with it, and a fan-out that dies part way loses nothing.
-        if not store_closure(ctx.engine, key, day, form.get("reason", ""), who.email):
-            raise ActionFailed(f"{day} is already a closure day for {JURISDICTIONS[key].name}", 409)
-        outcome = await ctx.operations.closure_everywhere(who, key, day)
+        # Stored before it is fanned out (shot-clocks.md 8.10), by the action.
+        outcome = await ctx.operations.closure_everywhere(who, key, day, form.get("reason", ""))
     except ActionFailed as err:
-        year = _year(day[:4], ctx.today().year)
+        year = _year(day[:4], ctx.today(key).year)
         return render(
             request,
             "admin_calendar.html.j2",
             status=err.status,
             session=session,
             flash=("error", f"Refused: {err.message}"),
-            **_calendar_context(request, key if key in JURISDICTIONS else "cotati", year),
+            **_calendar_context(
+                request, key if key in JURISDICTIONS else ctx.actions.city().key, year
+            ),
         )
-    record_fan_out(ctx.engine, key, day, outcome.targeted)
     changed = outcome.changed
     if changed is None:
         message = (
