@@ -98,6 +98,7 @@ GUARDS: dict[tuple[str, str], str] = {
         "clock.non_tolling_event"
     ),
     ("POST", "/api/v1/applications/{application_id}/closures"): "clock.closure",
+    ("POST", "/api/v1/applications/{application_id}/rebase"): "clock.rebase",
     ("GET", "/api/v1/projects"): "read",
     ("POST", "/api/v1/projects"): "project.import",
     ("GET", "/api/v1/projects/{project_id}"): "read",
@@ -226,6 +227,7 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
             {"kind": "applicant_public_notice"},
         ),
         "clock.closure": ("POST", f"{clock}/closures", {"date": later}),
+        "clock.rebase": ("POST", f"{clock}/rebase", {"reason": "matrix: current rules"}),
         "clock.decision": ("POST", f"{clock}/decision", {"outcome": "denied"}),
         "clock.withdrawal": ("POST", f"{clock}/withdrawal", {}),
         "condition.submit_evidence": ("POST", f"{pid}/conditions/1/evidence", {"description": "x"}),
