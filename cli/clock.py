@@ -18,8 +18,14 @@ from cli.api import Api
 from cli.display import list_applications, show_application
 from cli.errors import CliError
 from models.shot_clock import NoticeItem
+from rules.permit_clocks import compute_permit_clock
 from rules.shot_clock import compute_json
-from rules.timeline import TimelineError, parse_date
+from rules.timeline import (
+    MAX_INPUT_BYTES,
+    TimelineError,
+    load_json,
+    parse_date,
+)
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
 console = Console()
@@ -41,17 +47,21 @@ def compute(
         Path | None, typer.Argument(help="Timeline JSON file (default: standard input)")
     ] = None,
 ) -> None:
-    """Compute a timeline's shot clock (the JSON contract of the reference, section 5)."""
+    """Compute a shot clock (`category` or `batch`, shot-clocks.md section 5) or a permit
+    clock (`rule`, permit-clocks.md section 4) from its JSON timeline."""
     try:
-        text = sys.stdin.read() if file is None or str(file) == "-" else file.read_text()
+        if file is None or str(file) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with file.open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as err:
         raise CliError(f"input: cannot read {file}: {err.strerror}", code=2) from None
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CliError(f"input: not valid JSON ({err.msg} at line {err.lineno})", code=2) from None
-    try:
-        result = compute_json(raw)
+        # Strict: duplicate keys, nesting bombs, huge numbers are named, exit 2 (8.8).
+        raw = load_json(data)
+        permit = isinstance(raw, dict) and "rule" in raw
+        result = compute_permit_clock(raw) if permit else compute_json(raw)
     except TimelineError as err:
         raise CliError(str(err), code=2) from None
     sys.stdout.write(json.dumps(result, indent=2) + "\n")

@@ -33,30 +33,34 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON")]
 
 
 def _parse_file(path: Path) -> ParsedResolution:
-    from rules.conditions.parser import extract_text, parse_resolution
+    """The parse with at least one condition; exit 2 with one line otherwise (never 0 with an
+    empty list)."""
+    from rules.conditions.parser import ResolutionError, read_resolution
 
     try:
-        text = extract_text(path)
-    except (OSError, ValueError) as err:
-        raise CliError(f"{path}: cannot read the resolution ({err})", code=2) from None
-    if not text.strip():
-        raise CliError(f"{path}: no text found (a scanned PDF needs OCR first)", code=2)
-    return parse_resolution(text)
+        return read_resolution(path.read_bytes(), path.name)
+    except OSError as err:
+        raise CliError(f"{path}: cannot read the resolution ({err.strerror or err})", 2) from None
+    except ResolutionError as err:
+        raise CliError(f"{path}: {err}", code=2) from None
 
 
 def _review_table(parsed: ParsedResolution) -> Table:
+    from rules.conditions.time_limits import describe
+
     table = Table(title=parsed.title[:120] or "Conditions", show_lines=False)
-    for col in ("No.", "Code", "Department", "Gates", "From", "Kind", "Condition"):
+    for col in ("No.", "Code", "Department", "Gates", "From", "Kind", "Time limits", "Condition"):
         table.add_column(col, overflow="fold")
     for c in parsed.conditions:
         text = " ".join(c.text.split())
         table.add_row(
             c.number,
             c.code or "",
-            c.department[:28],
+            (c.department or "")[:28],
             ", ".join(c.gates),
             c.gate_source,
             c.kind,
+            "; ".join(describe(t) for t in c.time_limits),
             text if len(text) <= 90 else text[:87] + "...",
         )
     return table
@@ -81,6 +85,8 @@ def _print_counts(parsed: ParsedResolution) -> None:
     for c in parsed.conditions:
         for g in c.gates:
             by_gate[g] += 1
+    if parsed.adopted:
+        console.print(f"adopted {parsed.adopted} (the approval that time limits count from)")
     console.print(
         f"{len(parsed.conditions)} conditions; by gate: "
         + ", ".join(f"{g} {n}" for g, n in sorted(by_gate.items()))

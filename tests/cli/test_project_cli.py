@@ -28,7 +28,7 @@ from tests.cli.runner import (
 from tests.cli.test_staff_cli import addresses, wait_for
 
 RESOLUTION = PROJECT_ROOT / "stack" / "data" / "cotati-village-resolution.txt"
-CONTRACT_KEYS = {"title", "conditions", "warnings"}
+CONTRACT_KEYS = {"title", "adopted", "conditions", "warnings"}
 CONDITION_KEYS = {
     "number",
     "code",
@@ -38,6 +38,7 @@ CONDITION_KEYS = {
     "gates",
     "gate_source",
     "kind",
+    "time_limits",
     "sub_items",
     "related",
 }
@@ -166,6 +167,45 @@ def test_parse_unreadable_input_is_one_line_exit_2(tmp_path: Path) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("   \n")
     assert_one_line_error(clearance("conditions", "parse", str(empty)), 2, "empty.txt")
+
+
+def test_a_file_without_conditions_exits_2_never_0_with_an_empty_list(tmp_path: Path) -> None:
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear neighbour,\nThe park opens on Saturday. See you there.\n")
+    parsed = clearance("conditions", "parse", str(letter), "--json")
+    assert parsed.stdout == "", parsed
+    assert_one_line_error(parsed, 2, "not a resolution")
+    imported = clearance(
+        "conditions", "import", str(letter), "--project", "X", "--name", "X", "--pm", PM,
+        "--applicant-email", APPLICANT, "--yes",
+    )  # fmt: skip
+    assert "imported" not in imported.stdout, imported
+    assert_one_line_error(imported, 2, "not a resolution")
+    headed = tmp_path / "resolution.txt"
+    headed.write_text(
+        "RESOLUTION OF THE BOARD OF SUPERVISORS APPROVING USE PERMIT UP-9\n"
+        "CONDITIONS OF APPROVAL\nThe applicant shall comply with everything.\n"
+    )
+    assert_one_line_error(
+        clearance("conditions", "parse", str(headed), "--json"), 2, "no conditions found"
+    )
+
+
+def test_a_county_resolution_numbered_coa_1_parses(tmp_path: Path) -> None:
+    county = tmp_path / "county.txt"
+    county.write_text(
+        "RESOLUTION OF THE BOARD OF SUPERVISORS OF THE COUNTY OF ALTA APPROVING UP-25-3\n"
+        "CONDITIONS OF APPROVAL\n"
+        "COA-1. This use permit shall expire twenty-four (24) months from the date of "
+        "approval unless the use has commenced.\n"
+        "COA-2. Prior to map recordation, the applicant shall dedicate the trail easement.\n"
+    )
+    result = clearance("conditions", "parse", str(county), "--json")
+    assert result.returncode == 0, result
+    conditions = json.loads(result.stdout)["conditions"]
+    assert [c["number"] for c in conditions] == ["COA-1", "COA-2"]
+    assert conditions[0]["time_limits"][0]["months"] == 24
+    assert conditions[1]["gates"] == ["final_map"]
 
 
 # -- import Cotati Village and work it as staff and the applicant ------------------------------
