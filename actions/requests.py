@@ -667,11 +667,14 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
         gates = c.get("gates")
         if not number or not text.strip() or not isinstance(gates, list):
             raise bad(f"{where}: needs a number, text and a list of gates")
+        time_limits = c.get("time_limits") or []
+        if not isinstance(time_limits, list) or not all(isinstance(t, dict) for t in time_limits):
+            raise bad(f"{where}.time_limits: give a list of objects")
         conditions.append(
             ConditionSpec(
                 number=number,
                 code=c.get("code") or None,
-                department=str(c.get("department") or ""),
+                department=str(c["department"]) if c.get("department") else None,
                 section=c.get("section") or None,
                 text=text,
                 gates=[str(g) for g in gates],
@@ -679,11 +682,14 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
                 kind=str(c.get("kind") or "requirement"),
                 sub_items=subs(c.get("sub_items") or [], where),
                 related=[str(r) for r in c.get("related") or []],
+                time_limits=[dict(t) for t in time_limits],
             )
         )
     warnings = raw.get("warnings") or []
+    adopted = raw.get("adopted")
     return ParsedResolution(
         title=str(raw.get("title") or ""),
         conditions=conditions,
         warnings=[str(w) for w in warnings] if isinstance(warnings, list) else [],
+        adopted=check_date(adopted, "resolution.adopted") if adopted else None,
     )

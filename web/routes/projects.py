@@ -75,6 +75,7 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "view": view,
         "filters": filters,
@@ -109,6 +110,7 @@ def _condition_context(request: Request, project_id: str, number: str) -> dict[s
         ]
         milestones = readmodel.milestone_sequence([g for g in row.gates or []])
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "c": row,
         "history": history,
@@ -233,6 +235,7 @@ def _signoff_context(request: Request, project_id: str, milestone: str) -> dict[
         None,
     )
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "milestone": milestone,
         "gated": gated,
