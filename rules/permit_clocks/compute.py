@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -72,19 +73,23 @@ def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
 
 def _readings(
     rule: Rule, events: Sequence[PermitEvent], starts: Sequence[StartCandidate]
-) -> list[Reading]:
+) -> tuple[Reading, ...]:
+    ext = rule.extensions
+    alternative = bool(ext and ext.alternative_base and any(e.type == ext.grant for e in events))
+    return _reading_grid(rule.id, alternative, tuple(s.label for s in starts) or ("literal",))
+
+
+@lru_cache(maxsize=1024)
+def _reading_grid(rule_id: str, alternative: bool, labels: tuple[str, ...]) -> tuple[Reading, ...]:
+    rule = PERMIT_RULES[rule_id]
     rolls = ["literal"]
     if rule.period.counting in ("ccp12", "business_days"):
         rolls.append("conservative")
     if "unrolled" in rule.readings and rule.period.counting == "ccp12":
         rolls.append("unrolled")
-    bases = ["literal"]
-    ext = rule.extensions
-    if ext is not None and ext.alternative_base and any(e.type == ext.grant for e in events):
-        bases.append("alternative")
-    labels = [s.label for s in starts] or ["literal"]
+    bases = ["literal", "alternative"] if alternative else ["literal"]
     combos = [Reading(r, b, s) for r, b, s in product(rolls, bases, labels)]
-    return sorted(combos, key=lambda r: r.switches)
+    return tuple(sorted(combos, key=lambda r: r.switches))
 
 
 def _describe(reading: Reading, rule: Rule, starts: Mapping[str, StartCandidate]) -> str:
@@ -110,11 +115,42 @@ def _run(
     chained: bool,
     start: date | None,
 ) -> Pass:
-    p = Pass(rule, facts, calendar, reading, as_of, chained=chained, chained_start=start)
+    p = Pass(
+        rule,
+        facts,
+        calendar,
+        reading,
+        as_of,
+        chained=chained,
+        chained_start=start,
+        keep_ledger=reading.switches == 0,
+    )
     for event in events:
         p.apply(event)
     p.finish()
     return p
+
+
+def _closure_matters(
+    calendar: PermitCalendar,
+    events: Sequence[PermitEvent],
+    passes: Sequence[Pass],
+    starts: Sequence[StartCandidate],
+    as_of: date | None,
+) -> bool:
+    """Whether a one-off closure falls where it could move a date: between the first
+    event (or chained start) and the latest deadline the literal passes reached. The
+    conservative calendar only drops closures, so outside that window it changes
+    nothing and its passes need not run."""
+    closures = calendar.closures
+    if not closures:
+        return False
+    firsts = [e.date for e in events[:1]] + [s.date for s in starts if s.date is not None]
+    lasts = [p.latest for p in passes if p.latest is not None] + [as_of] * (as_of is not None)
+    if not firsts or not lasts:
+        return True
+    low, high = min(firsts), max(lasts)
+    return any(low <= day <= high for day in closures)
 
 
 def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[StartCandidate]:
@@ -160,7 +196,12 @@ def _result(
     own = _order([e for e in events if e.type in rule.own_events], rule)
     by_label = {s.label: s for s in starts}
     passes: list[Pass] = []
-    for reading in _readings(rule, own, starts):
+    readings = _readings(rule, own, starts)
+    for reading in readings:
+        if reading.roll == "conservative" and not _closure_matters(
+            calendar, own, passes, starts, as_of
+        ):
+            continue  # without a closure in reach both calendars give the same dates
         start = by_label[reading.start].date if reading.start in by_label else None
         passes.append(_run(rule, facts, own, calendar, as_of, reading, chained, start))
     literal = passes[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -255,6 +256,12 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
 
 def chain_rules(rule: Rule) -> tuple[Rule, ...]:
     """The rule and every rule its `next` entries reach (each once)."""
+    return _chain_rules(rule.id)
+
+
+@cache
+def _chain_rules(rule_id: str) -> tuple[Rule, ...]:
+    rule = PERMIT_RULES[rule_id]
     seen: dict[str, Rule] = {}
     todo = [rule]
     while todo:
@@ -268,7 +275,12 @@ def chain_rules(rule: Rule) -> tuple[Rule, ...]:
 
 def events_taken(rule: Rule) -> frozenset[str]:
     """Event types a clock of this rule accepts: its own and its chained clocks'."""
-    return frozenset(name for r in chain_rules(rule) for name in r.own_events)
+    return _events_taken(rule.id)
+
+
+@cache
+def _events_taken(rule_id: str) -> frozenset[str]:
+    return frozenset(name for r in _chain_rules(rule_id) for name in r.own_events)
 
 
 def _fact(rule: Rule, name: str, value: Any) -> Any:
