@@ -113,8 +113,9 @@ def _run(
     as_of: date | None,
     reading: Reading,
     chained: bool,
-    start: date | None,
+    candidate: StartCandidate | None,
 ) -> Pass:
+    start = None if candidate is None else candidate.date
     p = Pass(
         rule,
         facts,
@@ -164,11 +165,11 @@ def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[Start
         consequence, _ = p.consequence()
         if chain.start == "expiry":
             if p.state == "lapsed" and p.terminated is None:
-                options.append((label, text, p.effective_due()))  # type: ignore[arg-type]
+                options.append((label, text, p.final))  # type: ignore[arg-type]
         elif p.completion is not None and p.state in ("met", "met_late"):
             options.append((label, text, p.completion))
         elif p.state == "lapsed" and p.terminated is None and consequence == "deemed_complete":
-            due = p.effective_due()
+            due = p.final
             assert due is not None and p.nominal is not None
             options.append((label, text, due))
             for kind in chain.deemed_starts:
@@ -195,29 +196,34 @@ def _result(
 ) -> dict[str, Any]:
     own = _order([e for e in events if e.type in rule.own_events], rule)
     by_label = {s.label: s for s in starts}
-    passes: list[Pass] = []
     readings = _readings(rule, own, starts)
-    for reading in readings:
-        if reading.roll == "conservative" and not _closure_matters(
-            calendar, own, passes, starts, as_of
-        ):
-            continue  # without a closure in reach both calendars give the same dates
-        start = by_label[reading.start].date if reading.start in by_label else None
-        passes.append(_run(rule, facts, own, calendar, as_of, reading, chained, start))
+    passes = [
+        _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+        for r in readings
+        if r.roll != "conservative"
+    ]
+    # Without a closure in reach both calendars give the same dates: skip those passes.
+    if _closure_matters(calendar, own, passes, starts, as_of):
+        passes += [
+            _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+            for r in readings
+            if r.roll == "conservative"
+        ]
+        passes.sort(key=lambda p: p.reading.switches)
     literal = passes[0]
     if sink is not None:
         sink.extend(literal.issues)
-    dated = [p for p in passes if p.effective_due() is not None]
-    earliest = min(dated, key=lambda p: p.effective_due()) if dated else literal  # type: ignore[arg-type,return-value]
-    if literal.effective_due() is not None and earliest.effective_due() == literal.effective_due():
-        earliest = literal
+    earliest = literal
+    for p in passes[1:]:
+        if p.final is not None and (earliest.final is None or p.final < earliest.final):
+            earliest = p
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {(_iso(literal.effective_due()), literal.status, consequence)}
+    seen = {(_iso(literal.final), literal.status, consequence)}
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = (_iso(p.effective_due()), p.status, alt_consequence)
+        key = (_iso(p.final), p.status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -225,7 +231,7 @@ def _result(
             {
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
-                "due_date": _iso(p.effective_due()),
+                "due_date": _iso(p.final),
                 "status": p.status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
@@ -243,7 +249,7 @@ def _result(
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = _iso(literal.pending_request)
         can_ask = literal.status == "running" and extensions["left"] != 0
-        extensions["request_by"] = _iso(earliest.effective_due()) if can_ask else None
+        extensions["request_by"] = _iso(earliest.final) if can_ask else None
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
     if rule.provisional:
@@ -251,7 +257,7 @@ def _result(
     for note in provisional_notes:
         warnings.append(f"provisional: {note}")
     versions = rule.consequence.versions
-    due = literal.effective_due()
+    due = literal.final
     if versions and literal.start_date is not None and due is not None:
         for version in versions:
             edge = version.due_from
@@ -277,7 +283,7 @@ def _result(
         "counting": rule.period.counting,
         "start_date": _iso(literal.start_date),
         "due_date": _iso(due),
-        "conservative_date": _iso(earliest.effective_due()),
+        "conservative_date": _iso(earliest.final),
         "hard_stop": _iso(literal.hard_stop),
         "status": literal.status,
         "conservative_status": earliest.status,

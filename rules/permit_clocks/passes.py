@@ -84,6 +84,7 @@ class Pass:
     chained_start: date | None = None
     keep_ledger: bool = True
     latest: date | None = None  # the latest deadline this pass counted (closure window)
+    final: date | None = None  # the deadline once every event is applied (see finish)
     ledger: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     provisional_notes: list[str] = field(default_factory=list)
@@ -767,6 +768,7 @@ class Pass:
         self.finish_pause()
         if self.as_of is not None:
             self.check_lapse(self.as_of)
+        self.final = self.effective_due()
 
     @property
     def status(self) -> str:
