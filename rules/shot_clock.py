@@ -222,9 +222,7 @@ class _Pass:
             return raw
         rolled, skipped = self.cal.roll_forward(raw)
         if skipped and not self.contested_roll:
-            self.contested_roll = any(
-                self._conservative_cal.is_business_day(d) for d, _ in skipped
-            )
+            self.contested_roll = any(self._conservative_cal.is_business_day(d) for d, _ in skipped)
         return rolled
 
     # -- the pass ---------------------------------------------------------------------

@@ -204,10 +204,14 @@ def _result(
     ]
     # Without a closure in reach both calendars give the same dates: skip those passes.
     if _closure_matters(calendar, own, passes, starts, as_of):
+        # Dates only move earlier with an earlier start or fewer closed days, so the
+        # conservative calendar is combined with the earliest chained start only.
+        dated = [c for c in starts if c.date is not None]
+        first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
         passes += [
             _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
             for r in readings
-            if r.roll == "conservative"
+            if r.roll == "conservative" and r.start in (first, "literal")
         ]
         passes.sort(key=lambda p: p.reading.switches)
     literal = passes[0]
