@@ -47,6 +47,9 @@ EVENT_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
         "project_changed": frozenset({"units_change_pct", "area_change_pct"}),
     }
 )
+_ALLOWED: Mapping[str, frozenset[str]] = MappingProxyType(
+    {kind: COMMON_EVENT_FIELDS | extra for kind, extra in EVENT_FIELDS.items()}
+)
 CEQA_DOCUMENTS = ("exempt", "negative_declaration", "eir", "eir_housing", "eir_affordable")
 OUTCOMES = ("approved", "approved_with_conditions", "denied", "comments")
 INSPECTION_RESULTS = ("approved", "partial", "failed")
@@ -106,10 +109,22 @@ class PermitRequest:
 
 def _date(value: Any, field: str) -> date:
     # The shot clock's date check: ISO form, a real calendar day, 1990-2199 (§8.8).
+    if type(value) is str:
+        known = _good_dates.get(value)
+        if known is not None:
+            return known
     try:
-        return parse_date(value, field)
+        when = parse_date(value, field)
     except TimelineError as err:
         raise PermitClockError(str(err)) from None
+    if len(_good_dates) > 65_536:
+        _good_dates.clear()
+    _good_dates[value] = when
+    return when
+
+
+# Valid date strings already checked: a workflow recomputes the same timeline often.
+_good_dates: dict[str, date] = {}
 
 
 def _whole(value: Any, field: str, low: int, high: int) -> int:
@@ -188,21 +203,19 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
             f"{where}.type: {rule.id} does not take the event {kind!r} "
             f"(it takes: {', '.join(sorted(known))})"
         )
-    allowed = COMMON_EVENT_FIELDS | EVENT_FIELDS.get(kind, frozenset())
-    unknown = set(raw) - allowed
-    if unknown:
-        name = sorted(unknown)[0]
+    allowed = _ALLOWED.get(kind, COMMON_EVENT_FIELDS)
+    if not raw.keys() <= allowed:
+        name = sorted(set(raw) - allowed)[0]
         raise PermitClockError(f"{where}.{name}: a {kind} event has no field {name!r}")
     if "date" not in raw:
         raise PermitClockError(f"{where}.date: missing")
     for key in ("note", "id"):
         if key in raw:
             _text(raw[key], f"{where}.{key}")
-    values: dict[str, Any] = {
-        "index": index,
-        "type": kind,
-        "date": _date(raw["date"], f"{where}.date"),
-    }
+    when = _date(raw["date"], f"{where}.date")
+    if len(raw) == 2 and kind not in EVENT_FIELDS:
+        return PermitEvent(index, kind, when)  # type and date only: the common case
+    values: dict[str, Any] = {"index": index, "type": kind, "date": when}
     if kind == "incomplete_notice":
         values["items"] = _items(raw.get("items"), f"{where}.items")
     if raw.get("outcome") is not None:
@@ -303,8 +316,7 @@ def parse_facts(rule: Rule, raw: Any, defaults: Mapping[str, Any]) -> Mapping[st
         raw = {}
     if not isinstance(raw, dict):
         raise PermitClockError("facts: expected an object")
-    rules = chain_rules(rule)
-    declared = {name: r for r in reversed(rules) for name in r.facts}
+    declared = _declared_facts(rule.id)
     unknown = set(raw) - set(declared)
     if unknown:
         name = sorted(unknown)[0]
@@ -322,6 +334,12 @@ def parse_facts(rule: Rule, raw: Any, defaults: Mapping[str, Any]) -> Mapping[st
         if spec.required and name not in facts:
             raise PermitClockError(f"facts.{name}: missing ({spec.label}; {rule.id} needs it)")
     return MappingProxyType(facts)
+
+
+@cache
+def _declared_facts(rule_id: str) -> Mapping[str, Rule]:
+    """Fact name -> the rule (of the chain) that declares it; the rule itself wins."""
+    return MappingProxyType({n: r for r in reversed(_chain_rules(rule_id)) for n in r.facts})
 
 
 def _calendar_dates(raw: Any, field: str) -> dict[date, str]:
