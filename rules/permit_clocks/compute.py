@@ -42,12 +42,21 @@ def _iso(d: date | None) -> str | None:
 
 
 def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
-    """Events in date order; same-day events in the order the rules need them
-    (start, answer, restart, pause, resume, extension, completion, end), so a result
-    never depends on the order of the input."""
+    """The rule's own events in date order; same-day events in the order the rules need
+    them (start, answer, restart, pause, resume, extension, completion, end), so a
+    result never depends on the order of the input."""
+    ranks = _ranks(rule.id)
+    own = [e for e in events if e.type in ranks]
+    if len(own) > 1:
+        own.sort(key=lambda e: (e.date, ranks[e.type], e.index))
+    return own
 
-    def rank(e: PermitEvent) -> int:
-        kind = e.type
+
+@lru_cache(maxsize=256)
+def _ranks(rule_id: str) -> Mapping[str, int]:
+    rule = PERMIT_RULES[rule_id]
+
+    def rank(kind: str) -> int:
         if kind in rule.start.events and kind not in rule.start.restart:
             return 0
         if rule.met_by.get(kind) == "answers":
@@ -68,7 +77,7 @@ def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
             return 8
         return 7
 
-    return sorted(events, key=lambda e: (e.date, rank(e), e.index))
+    return {kind: rank(kind) for kind in rule.own_events}
 
 
 def _readings(
@@ -194,7 +203,7 @@ def _result(
     rule_version: str | None = None,
     sink: list[Issue] | None = None,
 ) -> dict[str, Any]:
-    own = _order([e for e in events if e.type in rule.own_events], rule)
+    own = _order(events, rule)
     by_label = {s.label: s for s in starts}
     readings = _readings(rule, own, starts)
     passes = [

@@ -628,6 +628,13 @@ class Pass:
             )
             return
         if event.type == ext.request:
+            if ext.max_total_months is not None and self.ext_months >= ext.max_total_months:
+                self.refuse(
+                    event,
+                    f"no extension left: {ext.citation} allows {ext.max_total_months} months "
+                    "in all, already granted",
+                )
+                return
             if self.pending_request is not None:
                 self.refuse(
                     event,
