@@ -96,7 +96,9 @@ def _reading_grid(rule_id: str, alternative: bool, labels: tuple[str, ...]) -> t
         rolls.append("conservative")
     if "unrolled" in rule.readings and rule.period.counting == "ccp12":
         rolls.append("unrolled")
-    bases = ["literal", "alternative"] if alternative else ["literal"]
+    bases = ["literal"]
+    if alternative and rule.extensions is not None:
+        bases.append(f"extension_from_{rule.extensions.alternative_base}")
     combos = [Reading(r, b, s) for r, b, s in product(rolls, bases, labels)]
     return tuple(sorted(combos, key=lambda r: r.switches))
 

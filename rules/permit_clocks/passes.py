@@ -37,7 +37,7 @@ class Reading:
     and (for a chained clock) which day the parent's completion is taken to be."""
 
     roll: str = "literal"  # "literal", "conservative" or "unrolled"
-    ext_base: str = "literal"  # "literal" or "alternative"
+    ext_base: str = "literal"  # "literal" or "extension_from_<alternative base>"
     start: str = "literal"  # label of a chained start candidate
     switches: int = field(init=False, compare=False)
     label: str = field(init=False, compare=False)
@@ -689,7 +689,7 @@ class Pass:
             )
             return
         base_kind = ext.base
-        if self.reading.ext_base == "alternative" and ext.alternative_base:
+        if self.reading.ext_base != "literal" and ext.alternative_base:
             base_kind = ext.alternative_base
         base = {
             "event_date": event.date,
