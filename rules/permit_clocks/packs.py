@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -220,8 +221,8 @@ class Rule:
     def rule_version(self) -> str:
         return f"{self.pack}@{self.version}"
 
-    @property
-    def own_events(self) -> tuple[str, ...]:
+    @cached_property
+    def own_events(self) -> frozenset[str]:
         """Every event type this rule (not its chain) acts on."""
         names: list[str] = [*self.start.events, *self.start.restart, *self.met_by]
         if self.items is not None:
@@ -236,7 +237,7 @@ class Rule:
         names += [t.event for t in self.terminators]
         names += [v.requires_event for v in self.consequence.versions if v.requires_event]
         names += [*self.also_takes, "withdrawn"]
-        return tuple(dict.fromkeys(names))
+        return frozenset(names)
 
 
 @dataclass(frozen=True)
