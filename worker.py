@@ -28,6 +28,7 @@ from activities.closures import ClosureActivities
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
+from activities.permit_records import PermitClockRecords
 from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
@@ -37,6 +38,7 @@ from operations.structured_logs import configure_logging
 from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
 from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
+from workflows.permit_clock import PermitClockWorkflow
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
@@ -52,6 +54,8 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "models.conditions",
         "activities.names",
         "workflows.shot_clock_support",
+        "models.permit_clock",
+        "workflows.permit_clock_support",
     )
 )
 
@@ -122,6 +126,7 @@ def build_worker(
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)
+    permits = PermitClockRecords(engine)
     notices = notice_activities or NoticeActivities(
         engine,
         NoticeRenderer(),
@@ -138,7 +143,12 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
-        workflows=[ShotClockWorkflow, ProjectWorkflow, JurisdictionClosureWorkflow],
+        workflows=[
+            ShotClockWorkflow,
+            ProjectWorkflow,
+            JurisdictionClosureWorkflow,
+            PermitClockWorkflow,
+        ],
         activities=[
             records.record_application,
             records.record_event,
@@ -146,6 +156,9 @@ def build_worker(
             projects.record_project,
             notices.send_project_notice,
             ClosureActivities(client).add_closure_to_clock,
+            permits.record_permit_clock,
+            permits.record_permit_event,
+            notices.send_permit_notice,
         ],
         activity_executor=executor,
         workflow_runner=WORKFLOW_RUNNER,
