@@ -15,6 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from rules.calendars import CalendarLayers, HolidayRegime, jurisdiction_layers, parse_layer
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FEDERAL_PACK = "federal"
 
@@ -74,6 +76,14 @@ class Jurisdiction:
     departments: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     review_sla_business_days: int = 10
     escalation_after_business_days: int = 5
+    # The city's adopted holidays (resolution, ordinance, MOU) with their source.
+    adopted_holidays: HolidayRegime | None = None
+
+    def calendar_layers(self, closures: tuple[str, ...] = ()) -> CalendarLayers:
+        """Every calendar layer of the city as the data files say now, with its
+        configured closures plus ``closures`` (ISO dates, e.g. from the database)."""
+        days = {date.fromisoformat(d) for d in (*self.local_closures, *closures)}
+        return jurisdiction_layers(self.state, self.adopted_holidays, days)
 
 
 def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
@@ -127,6 +137,11 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         ),
         review_sla_business_days=int(raw.get("review_sla_business_days", 10)),
         escalation_after_business_days=int(raw.get("escalation_after_business_days", 5)),
+        adopted_holidays=(
+            parse_layer(raw["adopted_holidays"], f"{path.name}: adopted_holidays")
+            if raw.get("adopted_holidays")
+            else None
+        ),
     )
 
 
