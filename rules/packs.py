@@ -78,7 +78,6 @@ class Jurisdiction:
     escalation_after_business_days: int = 5
     # The city's adopted holidays (resolution, ordinance, MOU) with their source.
     adopted_holidays: HolidayRegime | None = None
-
     # Days before the conservative date a planner is reminded, and who plans by default.
     reminder_offsets: tuple[int, ...] = (30, 14, 7, 3, 1)
     planner_email: str = ""

@@ -1,7 +1,9 @@
-"""What a jurisdiction file gives a permit clock: its local pack and its calendar.
+"""What a jurisdiction gives a permit clock: its local pack and its calendar layers.
 
-Read once at import from rules/data/jurisdictions/<key>.json (keys `permit_pack`,
-`state`, adopted holidays and closures), so workflow code never touches files.
+The jurisdiction file (rules/data/jurisdictions/<key>.json) names its `permit_pack`;
+its calendar layers (state, judicial, adopted holidays, closures) come from
+rules/packs.py's `Jurisdiction.calendar_layers()`. Read once at import, so workflow
+code never touches files.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rules.permit_clocks.calendar import PermitCalendar, make_calendar
+from rules.calendars import CalendarLayers, adopted_layer_from_dates, jurisdiction_layers
+from rules.packs import JURISDICTIONS
+from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.packs import PERMIT_PACKS
 
 JURISDICTION_DIR = Path(__file__).resolve().parent.parent / "data" / "jurisdictions"
@@ -26,24 +30,6 @@ class PermitJurisdiction:
     key: str
     state: str | None
     permit_pack: str | None
-    adopted: Mapping[date, str]
-    closures: Mapping[date, str]
-
-
-def judicial_holidays(year: int) -> Mapping[date, str]:
-    """California judicial holidays (CCP 135) observed in `year`."""
-    return {}
-
-
-def _dates(raw: Any, source: str) -> dict[date, str]:
-    out: dict[date, str] = {}
-    for entry in raw or []:
-        if isinstance(entry, str):
-            out[date.fromisoformat(entry)] = ""
-        else:
-            note = " ".join(str(entry[k]) for k in ("name", "source") if entry.get(k))
-            out[date.fromisoformat(entry["date"])] = note
-    return out
 
 
 def _load(path: Path) -> PermitJurisdiction:
@@ -51,13 +37,7 @@ def _load(path: Path) -> PermitJurisdiction:
     pack = raw.get("permit_pack")
     if pack is not None and pack not in PERMIT_PACKS:
         raise ValueError(f"{path.name}: permit_pack {pack!r} is not a permit pack")
-    return PermitJurisdiction(
-        key=raw["key"],
-        state=raw.get("state"),
-        permit_pack=pack,
-        adopted=MappingProxyType(_dates(raw.get("adopted_holidays"), path.name)),
-        closures=MappingProxyType(_dates(raw.get("local_closures"), path.name)),
-    )
+    return PermitJurisdiction(key=raw["key"], state=raw.get("state"), permit_pack=pack)
 
 
 PERMIT_JURISDICTIONS: Mapping[str, PermitJurisdiction] = MappingProxyType(
@@ -72,17 +52,42 @@ def permit_jurisdiction(key: Any) -> PermitJurisdiction:
     return PERMIT_JURISDICTIONS[key]
 
 
-def calendar_for(adopted: Mapping[date, str], closures: Mapping[date, str]) -> PermitCalendar:
-    """A permit calendar; shared per distinct (adopted, closures) so the per-year day
-    tables are built once for a jurisdiction, not once per computation."""
+def base_layers(jurisdiction: str | None, state: str | None) -> CalendarLayers:
+    """The jurisdiction's layers as the data files say now; without a jurisdiction,
+    the state's layers (for California, the CCP 135 judicial holidays count)."""
+    if jurisdiction is not None:
+        return JURISDICTIONS[jurisdiction].calendar_layers()
+    return jurisdiction_layers(state)
+
+
+def permit_calendar(
+    base: CalendarLayers, adopted: Mapping[date, str], closures: Mapping[date, str]
+) -> PermitCalendar:
+    """`base` plus a request's own adopted holidays and closures; shared per distinct
+    input so the per-year day tables are built once, not once per computation."""
+    _BASES.setdefault(base.fingerprint, base)
     return _cached(
-        tuple(sorted(adopted.items())),
-        tuple(sorted(closures.items())),
+        base.fingerprint, tuple(sorted(adopted.items())), tuple(sorted(closures.items()))
     )
+
+
+_BASES: dict[str, CalendarLayers] = {}
 
 
 @lru_cache(maxsize=512)
 def _cached(
-    adopted: tuple[tuple[date, str], ...], closures: tuple[tuple[date, str], ...]
+    fingerprint: str,
+    adopted: tuple[tuple[date, str], ...],
+    closures: tuple[tuple[date, str], ...],
 ) -> PermitCalendar:
-    return make_calendar(judicial_holidays, dict(adopted), dict(closures))
+    base = _BASES[fingerprint]
+    layers = base.layers
+    if adopted:
+        source = (
+            "; ".join(sorted({note for _, note in adopted if note})) or "the request's calendar"
+        )
+        layers = (
+            *layers,
+            adopted_layer_from_dates([d for d, _ in adopted], key="request_adopted", source=source),
+        )
+    return PermitCalendar(CalendarLayers(layers, (*base.closures, *closures)))

@@ -13,13 +13,23 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any
 
+from rules.calendars import CalendarLayers, HolidayDataError
 from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.jurisdictions import calendar_for, permit_jurisdiction
+from rules.permit_clocks.jurisdictions import base_layers, permit_calendar, permit_jurisdiction
 from rules.permit_clocks.packs import PERMIT_PACKS, PERMIT_RULES, Rule
 from rules.timeline import TimelineError, parse_date
 
 TOP_LEVEL_FIELDS = frozenset(
-    {"rule", "jurisdiction", "calendar", "facts", "events", "as_of", "rule_version"}
+    {
+        "rule",
+        "jurisdiction",
+        "calendar",
+        "calendar_snapshot",
+        "facts",
+        "events",
+        "as_of",
+        "rule_version",
+    }
 )
 COMMON_EVENT_FIELDS = frozenset({"type", "date", "note", "id"})
 # Fields an event type may carry beyond the common ones (§4).
@@ -340,6 +350,7 @@ def parse_request(raw: Any) -> PermitRequest:
     adopted: dict[date, str] = {}
     closures: dict[date, str] = {}
     defaults: Mapping[str, Mapping[str, Any]] = {}
+    state = PERMIT_PACKS[rule.pack].state
     if key is not None:
         try:
             place = permit_jurisdiction(key)
@@ -355,8 +366,6 @@ def parse_request(raw: Any) -> PermitRequest:
             raise PermitClockError(
                 f"rule: {rule.id} is {pack.state} law; {key!r} is in {place.state}"
             )
-        adopted.update(place.adopted)
-        closures.update(place.closures)
         if place.permit_pack is not None:
             defaults = PERMIT_PACKS[place.permit_pack].fact_defaults
 
@@ -369,6 +378,17 @@ def parse_request(raw: Any) -> PermitRequest:
             raise PermitClockError(f"calendar.{sorted(extra)[0]}: unknown field")
         adopted.update(_calendar_dates(cal_raw.get("adopted", []), "calendar.adopted"))
         closures.update(_calendar_dates(cal_raw.get("closures", []), "calendar.closures"))
+
+    snapshot = raw.get("calendar_snapshot")
+    if snapshot is not None:
+        # The layers a running clock froze when it was opened (shot-clocks.md §8.9).
+        try:
+            base = CalendarLayers.from_dict(snapshot, "calendar_snapshot")
+        except HolidayDataError as err:
+            raise PermitClockError(str(err)) from None
+    else:
+        base = base_layers(key, state)
+    calendar = permit_calendar(base, adopted, closures)
 
     facts = parse_facts(rule, raw.get("facts"), defaults)
 
@@ -394,7 +414,7 @@ def parse_request(raw: Any) -> PermitRequest:
     return PermitRequest(
         rule=rule,
         jurisdiction=key,
-        calendar=calendar_for(adopted, closures),
+        calendar=calendar,
         facts=facts,
         events=events,
         as_of=as_of,
