@@ -1,28 +1,29 @@
-"""Permit-clock actions: open a clock, record an event, read one, for the CLI, the web
-pages and the JSON API alike.
+"""Permit clocks: open a clock, record an event, read one (PermitClockWorkflow).
 
-Each action takes the acting user (a `Principal` whose role comes from the account), one
-input dataclass, checks the role (rules/access.py), validates against the pure rules
-core before anything reaches Temporal, then starts the workflow or runs its update (whose
-validator checks again, against the clock's own frozen state). A refusal is a
-`PermitActionRefused` naming the field and the reason; nothing is stored then.
+The same shape as every action (actions/__init__.py): a request dataclass per action
+with its permission, `require` first, validation against the pure rules core before
+anything reaches Temporal (the workflow's update validator checks again against the
+clock's own frozen state), then a wait for the read model so the next page shows it.
+Refusals are ActionFailed: 400 bad input (names the field), 404 unknown clock, 409
+refused on the facts (the rules core's words). Nothing is stored on a refusal.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 
-from temporalio.client import Client, WorkflowUpdateFailedError
+import pendulum
+from sqlalchemy.orm import Session, sessionmaker
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
-from temporalio.service import RPCError, RPCStatusCode
 
+from actions.errors import ActionFailed, bad, from_temporal
+from actions.temporal import Gateway
+from actions.waiting import wait_for
 from models.permit_clock import (
-    DEFAULT_PERMIT_REMINDER_OFFSETS,
     EVENT_FIELDS,
     PermitCalendar,
     PermitClockInfo,
@@ -33,30 +34,28 @@ from models.permit_clock import (
     PermitEventInput,
     PermitUpdateResult,
 )
+from models.schema import PermitClockRow, PermitEventRow
 from rules.access import Principal, require
-from rules.packs import jurisdiction as load_jurisdiction
-from rules.permit_clocks import compute_permit_clock
+from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
+from rules.permit_clocks import PermitClockError, compute_permit_clock
+from rules.permit_clocks.jurisdictions import base_layers
+from settings import Settings
 from workflows.permit_clock_support import EventRefused, permit_workflow_id, refuse_event
 
 CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
 
-class PermitActionRefused(ValueError):
-    """The action would not hold up (or the clock does not exist); nothing was stored."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class OpenPermitClock:
-    """Open the clock of one permit or application on a rule of the jurisdiction."""
+    """Open the clock of one permit or application on a rule of the jurisdiction
+    (empty: the deployment's default jurisdiction)."""
+
+    permission: ClassVar[str] = "permit.open"
 
     clock_id: str
     rule: str
-    jurisdiction: str
-    events: list[dict[str, Any]]
+    jurisdiction: str = ""
+    events: list[dict[str, Any]] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
     title: str = ""
     site_address: str = ""
@@ -70,8 +69,10 @@ class OpenPermitClock:
     reminder_offsets: list[int] | None = None
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class RecordPermitEvent:
+    permission: ClassVar[str] = "permit.record"
+
     clock_id: str
     type: str
     date: str
@@ -81,52 +82,53 @@ class RecordPermitEvent:
 
 def _event(raw: dict[str, Any], where: str, recorded_by: str) -> PermitEvent:
     if not isinstance(raw, dict):
-        raise PermitActionRefused(f"{where}: must be an object with a type and a date")
+        raise bad(f"{where}: must be an object with a type and a date")
     kind = raw.get("type")
     day = raw.get("date")
     if not isinstance(kind, str) or not kind:
-        raise PermitActionRefused(f"{where}.type: missing")
+        raise bad(f"{where}.type: missing")
     if not isinstance(day, str) or not day:
-        raise PermitActionRefused(f"{where}.date: missing")
+        raise bad(f"{where}.date: missing")
     unknown = sorted(set(raw) - {"type", "date", "note", *EVENT_FIELDS})
     if unknown:
-        raise PermitActionRefused(f"{where}.{unknown[0]}: not a field of a permit-clock event")
+        raise bad(f"{where}.{unknown[0]}: not a field of a permit-clock event")
     fields = {k: raw[k] for k in EVENT_FIELDS if raw.get(k) is not None}
     return PermitEvent(kind, day, fields, note=str(raw.get("note") or ""), recorded_by=recorded_by)
 
 
-def plan_open(actor: Principal, input: OpenPermitClock, today: date) -> PermitClockInput:
-    """The workflow input for a new clock, or PermitActionRefused. Pure (the jurisdiction
-    file and the packs are loaded at import): freezes the calendar and the rule version."""
+def plan_open(
+    actor: Principal, input: OpenPermitClock, city: Jurisdiction, today: date
+) -> PermitClockInput:
+    """The workflow input for a new clock, or ActionFailed. Pure (the jurisdiction files
+    and the packs are loaded at import): freezes the calendar layers and the rule version."""
     if not CLOCK_ID.match(input.clock_id or ""):
-        raise PermitActionRefused(
-            "clock_id: use 1-80 letters, digits, '.', '_' or '-' (e.g. BP-2026-0142)"
-        )
-    try:
-        city = load_jurisdiction(input.jurisdiction)
-    except ValueError as err:
-        raise PermitActionRefused(f"jurisdiction: {err}") from None
+        raise bad("clock_id: use 1-80 letters, digits, '.', '_' or '-' (e.g. BP-2026-0142)")
     if not input.events:
-        raise PermitActionRefused("events: give at least the event that starts the clock")
+        raise bad("events: give at least the event that starts the clock")
     offsets = (
-        input.reminder_offsets
+        list(input.reminder_offsets)
         if input.reminder_offsets is not None
-        else list(DEFAULT_PERMIT_REMINDER_OFFSETS)
+        else list(city.reminder_offsets)
     )
-    if any((not isinstance(n, int)) or n < 0 for n in offsets):
-        raise PermitActionRefused("reminder_offsets: whole numbers of days, 0 or more")
+    if any(isinstance(n, bool) or not isinstance(n, int) or n <= 0 for n in offsets):
+        raise bad("reminder_offsets: whole numbers of days, 1 or more")
     events = [_event(raw, f"events[{i}]", actor.email) for i, raw in enumerate(input.events)]
+    # Freeze every calendar layer as the data files say today (shot-clocks.md §8.9): a
+    # holiday added to or taken out of the jurisdiction file later does not move this
+    # clock; the rule version is pinned too (a later version shows as a warning).
+    layers = base_layers(city.key, city.state)
     calendar = PermitCalendar(
         jurisdiction=city.key,
         time_zone=city.time_zone,
-        closures=list(city.local_closures),
+        layers=layers.to_dict(),
+        fingerprint=layers.fingerprint,
     )
     info = PermitClockInfo(
         clock_id=input.clock_id,
         rule=input.rule,
         calendar=calendar,
         contacts=PermitContacts(
-            staff_email=input.staff_email or actor.email,
+            staff_email=input.staff_email or city.planner_email or actor.email,
             supervisor_email=city.supervisor_email,
             attorney_email=city.attorney_email,
             applicant_email=input.applicant_email,
@@ -146,119 +148,131 @@ def plan_open(actor: Principal, input: OpenPermitClock, today: date) -> PermitCl
     request: dict[str, Any] = {
         "rule": info.rule,
         "jurisdiction": city.key,
-        "calendar": {"adopted": [], "closures": list(calendar.closures)},
+        "calendar_snapshot": calendar.layers,
         "facts": dict(info.facts),
         "events": [],
         "as_of": today.isoformat(),
     }
     try:
         compute_permit_clock(request)
-    except Exception as err:  # noqa: BLE001 - the core's contract error names the field
-        raise PermitActionRefused(str(err)) from None
+    except PermitClockError as err:  # the core's contract error names the field
+        raise bad(str(err)) from None
     for i, event in enumerate(events):
         try:
             refuse_event(request, event, today)
         except EventRefused as err:
-            raise PermitActionRefused(f"events[{i}] ({event.type}): {err}") from None
+            raise ActionFailed(f"events[{i}] ({event.type}): {err}", 409) from None
         request["events"].append(event.to_contract())
     clock = compute_permit_clock(request)
     calendar.rule_version = str(clock.get("rule_version") or "")
     return PermitClockInput(info=info, events=events)
 
 
-def local_today(time_zone: str) -> date:
-    import pendulum
+class PermitActions:
+    """Mixin of `actions.layer.Actions`: the permit-clock actions."""
 
-    return pendulum.now(time_zone).date()
+    settings: Settings
+    gateway: Gateway
+    sessions: sessionmaker[Session]
 
-
-class PermitClockActions:
-    """The permit-clock actions over one Temporal client (made lazily by `client`)."""
-
-    def __init__(self, client: Callable[[], Awaitable[Client]], task_queue: str) -> None:
-        self._client = client
-        self._task_queue = task_queue
-
-    async def open(self, actor: Principal, input: OpenPermitClock) -> PermitClockSummary:
-        require(actor, "permit.open")
-        city_tz = _time_zone(input.jurisdiction)
-        start = plan_open(actor, input, local_today(city_tz))
-        client = await self._client()
-        if input.companion_id:
-            await self._must_exist(client, input.companion_id, "companion_id")
+    def permit_city(self, key: str = "") -> Jurisdiction:
         try:
-            handle = await client.start_workflow(
+            if key:
+                return jurisdiction(key)
+            return default_jurisdiction(self.settings.default_jurisdiction)
+        except ValueError as err:
+            raise bad(f"jurisdiction: {err}") from None
+
+    def _permit_row(self, clock_id: str) -> PermitClockRow | None:
+        with self.sessions() as session:
+            row = session.get(PermitClockRow, clock_id)
+            if row is not None:
+                session.expunge(row)
+            return row
+
+    def _permit_events(self, clock_id: str) -> int:
+        from sqlalchemy import func, select
+
+        with self.sessions() as session:
+            return (
+                session.scalar(
+                    select(func.count())
+                    .select_from(PermitEventRow)
+                    .where(PermitEventRow.clock_id == clock_id)
+                )
+                or 0
+            )
+
+    async def open_permit_clock(
+        self, who: Principal, request: OpenPermitClock
+    ) -> PermitClockSummary:
+        require(who, request.permission)
+        city = self.permit_city(request.jurisdiction)
+        start = plan_open(who, request, city, pendulum.now(city.time_zone).date())
+        if request.companion_id and self._permit_row(request.companion_id) is None:
+            raise bad(f"companion_id: there is no permit clock {request.companion_id}")
+        client = await self.gateway.client()
+        try:
+            await client.start_workflow(
                 "PermitClockWorkflow",
                 start,
-                id=permit_workflow_id(input.clock_id),
-                task_queue=self._task_queue,
+                id=permit_workflow_id(request.clock_id),
+                task_queue=self.gateway.task_queue,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
             )
         except WorkflowAlreadyStartedError:
-            raise PermitActionRefused(
-                f"clock_id: {input.clock_id} already has a clock; record events on it instead"
+            raise ActionFailed(
+                f"clock_id: {request.clock_id} already has a clock; record events on it instead"
             ) from None
-        return await _summary(handle)
+        except Exception as err:  # noqa: BLE001 - every failure becomes a sentence
+            raise from_temporal(err) from None
+        await wait_for(
+            lambda: self._permit_events(request.clock_id) == len(start.events), timeout=10
+        )
+        return await self.permit_summary(who, request.clock_id)
 
-    async def record(self, actor: Principal, input: RecordPermitEvent) -> PermitUpdateResult:
-        require(actor, "permit.record")
-        client = await self._client()
-        handle = client.get_workflow_handle(permit_workflow_id(input.clock_id))
+    async def record_permit_event(
+        self, who: Principal, request: RecordPermitEvent
+    ) -> PermitUpdateResult:
+        require(who, request.permission)
         event = _event(
-            {"type": input.type, "date": input.date, **input.fields}, "event", actor.email
+            {"type": request.type, "date": request.date, **request.fields}, "event", who.email
         )
-        payload = PermitEventInput(
-            event.type, event.date, event.fields, recorded_by=actor.email, note=input.note
-        )
+        before = self._permit_events(request.clock_id)
+        handle = await self.gateway.handle(permit_workflow_id(request.clock_id))
         try:
-            return await handle.execute_update(
-                "record_event", payload, result_type=PermitUpdateResult
+            result: PermitUpdateResult = await handle.execute_update(
+                "record_event",
+                PermitEventInput(
+                    event.type, event.date, event.fields, recorded_by=who.email, note=request.note
+                ),
+                result_type=PermitUpdateResult,
             )
-        except WorkflowUpdateFailedError as err:
-            cause = err.cause
-            message = getattr(cause, "message", None) or str(cause or err)
-            raise PermitActionRefused(message) from None
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                raise PermitActionRefused(
-                    f"{input.clock_id}: no open clock (it does not exist or is finished); "
+        except Exception as err:  # noqa: BLE001 - the validator's words, or why not
+            failed = from_temporal(err)
+            if failed.status == 404:
+                failed = ActionFailed(
+                    f"{request.clock_id}: no open permit clock (unknown, or finished); "
                     "nothing was recorded",
                     404,
-                ) from None
-            raise
+                )
+            raise failed from None
+        due = result.clock.get("due_date")
+        await wait_for(
+            lambda: (
+                self._permit_events(request.clock_id) > before
+                and getattr(self._permit_row(request.clock_id), "due_date", None) == due
+            ),
+            timeout=10,
+        )
+        return result
 
-    async def show(self, actor: Principal, clock_id: str) -> PermitClockSummary:
-        require(actor, "read")
-        client = await self._client()
-        return await _summary(client.get_workflow_handle(permit_workflow_id(clock_id)))
-
-    async def _must_exist(self, client: Client, clock_id: str, field_name: str) -> None:
-        try:
-            await client.get_workflow_handle(permit_workflow_id(clock_id)).describe()
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                raise PermitActionRefused(f"{field_name}: there is no clock {clock_id}") from None
-            raise
-
-
-def _time_zone(key: str) -> str:
-    try:
-        return load_jurisdiction(key).time_zone
-    except ValueError as err:
-        raise PermitActionRefused(f"jurisdiction: {err}") from None
-
-
-async def _summary(handle: Any) -> PermitClockSummary:
-    import asyncio
-
-    for attempt in range(50):
-        try:
-            return await handle.query("summary", result_type=PermitClockSummary)
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                raise PermitActionRefused(f"no such permit clock ({handle.id})", 404) from None
-            # A clock that has just started has no workflow task yet: retry briefly.
-            if err.status != RPCStatusCode.FAILED_PRECONDITION or attempt == 49:
-                raise
-            await asyncio.sleep(0.1)
-    raise AssertionError("unreachable")
+    async def permit_summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
+        require(who, "read")
+        summary: PermitClockSummary = await self.gateway.query(
+            permit_workflow_id(clock_id),
+            "summary",
+            result_type=PermitClockSummary,
+            missing=f"no such permit clock {clock_id}",
+        )
+        return summary

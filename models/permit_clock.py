@@ -55,8 +55,11 @@ class PermitCalendar:
 
     jurisdiction: str
     time_zone: str
-    adopted: list[str] = field(default_factory=list)
-    closures: list[str] = field(default_factory=list)
+    # Every calendar layer (federal, state, judicial, the city's adopted holidays and
+    # closures) as `rules.calendars.CalendarLayers.to_dict()`; empty: the jurisdiction's
+    # layers as the data files say now.
+    layers: dict[str, Any] = field(default_factory=dict)
+    fingerprint: str = ""
     rule_version: str = ""
 
 

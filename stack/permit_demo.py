@@ -16,6 +16,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from actions.permit_clocks import OpenPermitClock, plan_open
 from models.permit_clock import PermitEventInput
 from rules.access import Principal
+from rules.packs import jurisdiction as city
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.permit_clock_support import permit_workflow_id
 
@@ -122,6 +123,7 @@ async def load_permit_demo(
                 applicant_name="Demo Applicant LLC",
                 applicant_email="applicant@demo.example",
             ),
+            city(jurisdiction),
             today,
         )
         handle: Any = await client.start_workflow(

@@ -66,7 +66,7 @@ class PermitClockWorkflow:
                 await self._sync(clock, record_events=state.first_run)
                 state.first_run = False
                 await self._announce_expiry(clock)
-            alerts = state.pending(state.alerts(clock))
+            alerts = state.pending(state.alerts(clock, now))
             for alert in alerts:
                 if alert.fire_at > now:
                     break
@@ -158,7 +158,7 @@ class PermitClockWorkflow:
     async def _take_companion_expiries(self) -> None:
         while self._pending_companion:
             until = self._pending_companion.pop(0)
-            event = self._state.companion_event(until)
+            event = self._state.companion_event(until, workflow.now())
             if event is None:
                 continue
             async with self._lock:

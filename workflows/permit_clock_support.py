@@ -25,7 +25,12 @@ from models.permit_clock import (
     PermitNoticeRequest,
 )
 from rules.alerts import SEND_AT, local_instant, local_today
-from rules.permit_clocks import compute_permit_clock
+from rules.permit_clocks import (
+    PermitClockError,
+    check_new_event,
+    compute_permit_clock,
+    reminder_plan,
+)
 
 # Shared with the shot clock (same names in the Temporal UI): status, conservative date,
 # jurisdiction. Permit clocks add their rule, literal due date and consequence.
@@ -82,6 +87,20 @@ def all_clocks(clock: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def clock_paths(clock: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """(path, clock) for the clock and its chained clocks; a path is "parent>child", the
+    same as the core's reminder plan, so alert keys are unique per chained clock."""
+    here = f"{path}>{clock['rule']}" if path else clock["rule"]
+    out = [(here, clock)]
+    for chained in clock.get("next") or []:
+        out.extend(clock_paths(chained, here))
+    return out
+
+
+def _find(clock: dict[str, Any], path: str) -> dict[str, Any]:
+    return next((one for here, one in clock_paths(clock) if here == path), clock)
+
+
 def is_applicant_deadline(clock: dict[str, Any]) -> bool:
     return clock.get("consequence") in APPLICANT_CONSEQUENCES
 
@@ -106,18 +125,6 @@ class PermitAlert:
     fire_at: datetime  # UTC
     rule: str
     details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
-
-
-def business_days_before(day: date, offset: int, non_working: set[str]) -> date:
-    """The `offset`-th working day before `day` (weekends and the frozen holidays and
-    closures skipped), so a business-day clock is reminded in its own unit."""
-    current = day
-    left = offset
-    while left > 0:
-        current -= timedelta(days=1)
-        if current.weekday() < 5 and current.isoformat() not in non_working:
-            left -= 1
-    return current
 
 
 class PermitClockState:
@@ -157,10 +164,12 @@ class PermitClockState:
         return {
             "rule": self.info.rule,
             "jurisdiction": cal.jurisdiction,
-            "calendar": {"adopted": list(cal.adopted), "closures": list(cal.closures)},
+            **({"calendar_snapshot": cal.layers} if cal.layers else {}),
             "facts": dict(self.info.facts),
             "events": [e.to_contract() for e in events],
             "as_of": as_of.isoformat(),
+            # Pinned at open: a later pack version shows as a warning on this clock.
+            **({"rule_version": cal.rule_version} if cal.rule_version else {}),
         }
 
     def today(self, now: datetime) -> date:
@@ -171,9 +180,8 @@ class PermitClockState:
         return compute_permit_clock(self.request(self.events, day))
 
     def check(self, event: PermitEvent, now: datetime) -> None:
-        """Refuse (ValueError: the update's rejection) an event the rule does not take,
-        a date in the future, or an event that would only add a warning (a second 65957
-        extension, an extension after expiry): nothing is recorded then."""
+        """Refuse (ValueError: the update's rejection) an event the rules core refuses or
+        a date in the future: nothing is recorded then."""
         today = self.today(now)
         refuse_event(self.request(self.events, today), event, today)
 
@@ -182,13 +190,14 @@ class PermitClockState:
         event.event_id = f"{self.seq:04d}-{event.type}"
         self.events.append(event)
 
-    def companion_event(self, until: str) -> PermitEvent | None:
+    def companion_event(self, until: str, now: datetime) -> PermitEvent | None:
         """The `companion_expiry` event for a companion's new expiry, unless it is
         already the last one recorded or the rule refuses it."""
         last = next((e for e in reversed(self.events) if e.type == COMPANION_EVENT), None)
         if last is not None and last.fields.get("until") == until:
             return None
-        day = max((e.date for e in self.events), default=until)
+        # Recorded on the day the companion's expiry moved, never before the last event.
+        day = max([self.today(now).isoformat(), *(e.date for e in self.events)])
         event = PermitEvent(
             COMPANION_EVENT,
             day,
@@ -204,62 +213,58 @@ class PermitClockState:
 
     # -- alerts -----------------------------------------------------------------------
 
-    def alerts(self, clock: dict[str, Any]) -> list[PermitAlert]:
-        """Every alert of the clock and its chained clocks as computed now, in order."""
+    def alerts(self, clock: dict[str, Any], now: datetime) -> list[PermitAlert]:
+        """Every alert of the clock and its chained clocks as computed now, in order: the
+        core's reminder plan (in business days for business-day clocks) and, for a clock
+        already lapsed on the conservative reading, its escalation."""
         tz = self.info.calendar.time_zone
-        non_working = {*self.info.calendar.adopted, *self.info.calendar.closures}
+        offsets = [o for o in self.info.reminder_offsets if o > 0]
+        plan = reminder_plan(self.request(self.events, self.today(now)), offsets, clock)
         out: list[PermitAlert] = []
-        for one in all_clocks(clock):
-            conservative = one.get("conservative_date")
-            if not conservative or one["status"] in DONE_STATUSES:
+        for reminder in plan:
+            due = reminder.due_date.isoformat()
+            about = _find(clock, reminder.path)
+            if reminder.kind == "lapse":
+                out.append(self._lapse(reminder.path, due, tz))
                 continue
-            rule = one["rule"]
-            deadline = date.fromisoformat(conservative)
-            running = one["status"] == "running" and one.get("conservative_status") in (
-                None,
-                "running",
+            kind = (
+                "permit_expiry_reminder"
+                if is_applicant_deadline(about)
+                else "permit_deadline_alert"
             )
-            if running:
-                business = one.get("unit") == "business_days"
-                for offset in sorted(set(self.info.reminder_offsets), reverse=True):
-                    day = (
-                        business_days_before(deadline, offset, non_working)
-                        if business
-                        else deadline - timedelta(days=offset)
-                    )
-                    kind = (
-                        "permit_expiry_reminder"
-                        if is_applicant_deadline(one)
-                        else "permit_deadline_alert"
-                    )
-                    out.append(
-                        PermitAlert(
-                            key=f"{rule}:reminder:{conservative}:{offset}",
-                            kind=kind,
-                            fire_at=local_instant(day, SEND_AT, tz),
-                            rule=rule,
-                            details={
-                                "offset": offset,
-                                "unit": "business days" if business else "days",
-                                "date": conservative,
-                            },
-                        )
-                    )
-            if one["status"] in ("running", "lapsed") or one.get("conservative_status") == (
-                "lapsed"
-            ):
-                # The clock runs out at the end of the conservative date.
-                out.append(
-                    PermitAlert(
-                        key=f"{rule}:lapse:{conservative}",
-                        kind="permit_lapse_escalation",
-                        fire_at=local_instant(deadline + timedelta(days=1), time(0, 0), tz),
-                        rule=rule,
-                        details={"lapsed_on": conservative},
-                    )
+            out.append(
+                PermitAlert(
+                    key=f"{reminder.path}:reminder:{due}:{reminder.offset}",
+                    kind=kind,
+                    fire_at=local_instant(reminder.date, SEND_AT, tz),
+                    rule=reminder.path,
+                    details={
+                        "offset": reminder.offset,
+                        "unit": "business days" if reminder.unit == "business_days" else "days",
+                        "date": due,
+                    },
                 )
+            )
+        planned = {a.key for a in out}
+        for path, one in clock_paths(clock):
+            due = one.get("conservative_date")
+            if due and one.get("conservative_status") == "lapsed":
+                lapse = self._lapse(path, due, tz)
+                if lapse.key not in planned:
+                    out.append(lapse)
         out.sort(key=lambda a: (a.fire_at, a.key))
         return out
+
+    def _lapse(self, path: str, due: str, tz: str) -> PermitAlert:
+        # The clock runs out at the end of the conservative date.
+        day = date.fromisoformat(due) + timedelta(days=1)
+        return PermitAlert(
+            key=f"{path}:lapse:{due}",
+            kind="permit_lapse_escalation",
+            fire_at=local_instant(day, time(0, 0), tz),
+            rule=path,
+            details={"lapsed_on": due},
+        )
 
     def pending(self, alerts: list[PermitAlert]) -> list[PermitAlert]:
         done = self.sent | self.skipped
@@ -279,7 +284,7 @@ class PermitClockState:
 
     def alert_notice(self, alert: PermitAlert, clock: dict[str, Any]) -> PermitNoticeRequest:
         contacts = self.info.contacts
-        about = next((c for c in all_clocks(clock) if c["rule"] == alert.rule), clock)
+        about = _find(clock, alert.rule)
         details = {**alert.details, "rule_clock": about}
         if alert.kind == "permit_lapse_escalation":
             to = [contacts.supervisor_email, contacts.attorney_email]
@@ -305,7 +310,7 @@ class PermitClockState:
         clock = self.clock(now)
         upcoming = [
             {"key": a.key, "kind": a.kind, "fire_at": a.fire_at.isoformat()}
-            for a in self.pending(self.alerts(clock))
+            for a in self.pending(self.alerts(clock, now))
             if a.fire_at > now
         ]
         return PermitClockSummary(
@@ -332,15 +337,11 @@ class EventRefused(ValueError):
     """The rules refuse a new event; the message is for the planner."""
 
 
-def refuse_event(request: dict[str, Any], event: PermitEvent, today: date) -> None:
-    """Raise EventRefused unless `event` may be added to the timeline in `request`.
-
-    Refused: a date that is not a date or lies after today; an event the rules core
-    rejects (unknown type for the rule, negative days, ...); and an event whose only
-    result would be a new warning (the core ignores it: a second 65957 extension, an
-    extension requested after expiry, a third LTP extension): storing it would put a
-    no-op in the record the city must defend.
-    """
+def refuse_event(request: dict[str, Any], event: PermitEvent, today: date) -> list[str]:
+    """Raise EventRefused unless `event` may be added to the timeline in `request`;
+    returns its warnings. The rules core decides (an event the rule does not take,
+    negative days, a second 65957 extension, an extension after expiry, ...), with its
+    own words; a date after today is refused here first, in plain words."""
     try:
         day = date.fromisoformat(event.date)
     except (TypeError, ValueError):
@@ -351,12 +352,9 @@ def refuse_event(request: dict[str, Any], event: PermitEvent, today: date) -> No
             "record an event once it has happened"
         )
     try:
-        before = compute_permit_clock(request)
-        after = compute_permit_clock(
-            {**request, "events": [*request["events"], event.to_contract()]}
-        )
-    except Exception as err:  # noqa: BLE001 - the core's contract error is the message
-        raise EventRefused(str(err)) from None
-    new = [w for w in after.get("warnings") or [] if w not in (before.get("warnings") or [])]
-    if new:
-        raise EventRefused("; ".join(str(w) for w in new) + " (nothing was recorded)")
+        return check_new_event(request, event.to_contract())
+    except PermitClockError as err:
+        message = str(err)
+        if "nothing was recorded" not in message:
+            message += "; nothing was recorded"
+        raise EventRefused(message) from None

@@ -142,7 +142,7 @@ def test_event_refusals_store_nothing(browser: Browser, web_settings: Settings) 
     cases = [
         ({"type": "demolished", "date": days_ago(1)}, "demolished"),
         ({"type": "extension_granted", "date": days_ago(1), "days": 90}, "expir"),
-        ({"type": "extension_granted", "date": days_ago(1), "days": -5}, "negative"),
+        ({"type": "extension_granted", "date": days_ago(1), "days": -5}, "positive whole number"),
     ]
     for body, words in cases:
         refused = browser.api(PM, "POST", f"/api/v1/permits/{expired}/events", body)

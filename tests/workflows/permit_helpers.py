@@ -45,15 +45,12 @@ def permit_info(
     facts: dict[str, Any] | None = None,
     offsets: list[int] | None = None,
     companion_id: str = "",
-    adopted: list[str] | None = None,
     clock_id: str | None = None,
 ) -> PermitClockInfo:
     return PermitClockInfo(
         clock_id=clock_id or f"PC-{uuid.uuid4().hex[:8]}",
         rule=rule,
-        calendar=PermitCalendar(
-            jurisdiction="cotati", time_zone="UTC", adopted=list(adopted or [])
-        ),
+        calendar=PermitCalendar(jurisdiction="cotati", time_zone="UTC"),
         contacts=CONTACTS,
         facts=dict(facts or {}),
         title=f"{rule.replace('_', ' ')} test",

@@ -146,7 +146,7 @@ async def test_completeness_chains_the_haa_clock_and_its_lapse_escalates(
     assert desc.typed_search_attributes.get(PERMIT_RULE) == "ca_psa_completeness"
 
     await h.forward_to(handle, at_8am(haa["conservative_date"]) + days(1))
-    lapse = f"ca_haa_consistency:lapse:{haa['conservative_date']}"
+    lapse = f"ca_psa_completeness>ca_haa_consistency:lapse:{haa['conservative_date']}"
     await wait_for(lambda: lapse in h.sent(info.clock_id), "the HAA lapse escalation")
     body = message(h, info.clock_id, lapse).get_payload(0).get_payload(decode=True).decode()
     assert "deemed consistent" in body
@@ -196,7 +196,10 @@ async def test_a_sign_permit_follows_its_companion_building_permit(
     [
         (PermitEventInput("demolished", "2020-01-01"), "demolished"),
         (PermitEventInput("inspection", "2999-01-01"), "future"),
-        (PermitEventInput("extension_granted", "2020-01-01", {"days": -5}), "negative"),
+        (
+            PermitEventInput("extension_granted", "2020-01-01", {"days": -5}),
+            "positive whole number",
+        ),
     ],
 )
 async def test_refused_events_store_nothing(

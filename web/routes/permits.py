@@ -8,19 +8,16 @@ import dataclasses
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from actions.permit_clocks import (
-    OpenPermitClock,
-    PermitActionRefused,
-    PermitClockActions,
-    RecordPermitEvent,
-)
+from actions.errors import ActionFailed, bad
+from actions.permit_clocks import OpenPermitClock, RecordPermitEvent
 from models.schema import Notice, PermitClockRow, PermitEventRow
 from rules.access import require
 from rules.packs import JURISDICTIONS
+from rules.permit_clocks import rule_catalog
 from web.context import ctx_of, redirect_with_flash, render
 from web.deadlines import deadlines, permit_deadline
 from web.deps import api_user, checked_form, form_dict, staff_session
@@ -34,25 +31,16 @@ TEXT_FIELDS = ("outcome", "document", "reason", "until", "result")
 DONE = ("met", "met_late", "withdrawn")
 
 
-def actions_of(request: Request) -> PermitClockActions:
-    ctx = ctx_of(request)
-    return PermitClockActions(ctx.gateway.client, ctx.gateway.task_queue)
-
-
 def rule_choices() -> list[tuple[str, str]]:
     """(rule id, label) for the open form: every rule the core knows."""
-    try:
-        from rules.permit_clocks import rule_catalogue  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    return [(r["id"], f"{r['id']}: {r.get('title', '')}") for r in rule_catalogue()]
+    return [(r["id"], f"{r['title']} ({r['citation']})") for r in rule_catalog()]
 
 
 def _int(value: str, name: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise PermitActionRefused(f"{name}: '{value}' is not a whole number") from None
+        raise bad(f"{name}: '{value}' is not a whole number") from None
 
 
 def event_fields(form: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +73,7 @@ def facts_of(form: dict[str, Any]) -> dict[str, Any]:
         if not line.strip():
             continue
         if "=" not in line:
-            raise PermitActionRefused(f"facts: '{line.strip()}' is not name=value")
+            raise bad(f"facts: '{line.strip()}' is not name=value")
         name, value = (part.strip() for part in line.split("=", 1))
         lowered = value.lower()
         if lowered in ("true", "false"):
@@ -182,7 +170,10 @@ def _open_form(
     status: int = 200,
 ) -> HTMLResponse:
     ctx = ctx_of(request)
-    defaults = {"jurisdiction": getattr(ctx.settings, "default_jurisdiction", "")}
+    try:
+        defaults = {"jurisdiction": ctx.actions.permit_city().key}
+    except ActionFailed:
+        defaults = {}
     return render(
         request,
         "permit_open.html.j2",
@@ -226,9 +217,9 @@ async def open_submit(request: Request) -> Response:
             applicant_email=form.get("applicant_email", "").strip(),
             companion_id=form.get("companion_id", "").strip(),
         )
-        summary = await actions_of(request).open(session.user.principal, payload)
-    except PermitActionRefused as err:
-        return _open_form(request, session, form, str(err), err.status)
+        summary = await ctx_of(request).actions.open_permit_clock(session.user.principal, payload)
+    except ActionFailed as err:
+        return _open_form(request, session, form, err.message, err.status)
     clock_id = summary.info.clock_id
     return redirect_with_flash(
         request,
@@ -251,7 +242,7 @@ async def record_submit(request: Request, clock_id: str) -> Response:
     session = staff_session(request)
     form = form_dict(await checked_form(request, session))
     try:
-        result = await actions_of(request).record(
+        result = await ctx_of(request).actions.record_permit_event(
             session.user.principal,
             RecordPermitEvent(
                 clock_id=clock_id,
@@ -261,13 +252,13 @@ async def record_submit(request: Request, clock_id: str) -> Response:
                 note=form.get("note", "").strip(),
             ),
         )
-    except PermitActionRefused as err:
+    except ActionFailed as err:
         return render(
             request,
             "permit.html.j2",
             status=err.status,
             session=session,
-            flash=("error", f"Not recorded: {err}"),
+            flash=("error", f"Not recorded: {err.message}"),
             **_clock_page(request, clock_id),
         )
     clock = result.clock
@@ -317,10 +308,6 @@ class OpenBody(BaseModel):
     staff_email: str = ""
     companion_id: str = ""
     reminder_offsets: list[int] | None = None
-
-
-def _refused(err: PermitActionRefused) -> Response:
-    return JSONResponse({"error": str(err)}, status_code=err.status)
 
 
 @api.get("/deadlines")
@@ -390,23 +377,23 @@ def api_permit(request: Request, clock_id: str) -> dict[str, Any]:
 @api.post("/permits", status_code=201, response_model=None)
 async def api_open(request: Request, body: OpenBody) -> Any:
     user = api_user(request)
-    try:
-        summary = await actions_of(request).open(
-            user.principal, OpenPermitClock(**body.model_dump())
-        )
-    except PermitActionRefused as err:
-        return _refused(err)
+    summary = await ctx_of(request).actions.open_permit_clock(
+        user.principal, OpenPermitClock(**body.model_dump())
+    )
     return {"clock_id": summary.info.clock_id, "clock": summary.clock}
 
 
 @api.post("/permits/{clock_id}/events", response_model=None)
 async def api_record(request: Request, clock_id: str, body: EventBody) -> Any:
     user = api_user(request)
-    try:
-        result = await actions_of(request).record(
-            user.principal,
-            RecordPermitEvent(clock_id, body.type, body.date, body.fields(), body.note),
-        )
-    except PermitActionRefused as err:
-        return _refused(err)
+    result = await ctx_of(request).actions.record_permit_event(
+        user.principal,
+        RecordPermitEvent(
+            clock_id=clock_id,
+            type=body.type,
+            date=body.date,
+            fields=body.fields(),
+            note=body.note,
+        ),
+    )
     return dataclasses.asdict(result)
