@@ -121,7 +121,8 @@ def _clock_page(request: Request, clock_id: str) -> dict[str, Any]:
         "events": events,
         "notices": notices,
         "followers": followers,
-        "line": permit_deadline(row, ctx.today()),
+        "line": permit_deadline(row, ctx.today(row.jurisdiction)),
+        "clock_today": ctx.today(row.jurisdiction),
     }
 
 
@@ -247,7 +248,7 @@ async def record_submit(request: Request, clock_id: str) -> Response:
             RecordPermitEvent(
                 clock_id=clock_id,
                 type=form.get("type", "").strip(),
-                date=form.get("date", "").strip() or ctx_of(request).today().isoformat(),
+                date=form.get("date", "").strip() or _clock_today(request, clock_id),
                 fields=event_fields(form),
                 note=form.get("note", "").strip(),
             ),
@@ -269,6 +270,14 @@ async def record_submit(request: Request, clock_id: str) -> Response:
         f"Recorded {form.get('type')}: due {clock.get('due_date') or '-'} "
         f"(conservative {clock.get('conservative_date') or '-'}), {clock.get('status')}.",
     )
+
+
+def _clock_today(request: Request, clock_id: str) -> str:
+    """Today in the clock's jurisdiction (an event's default date)."""
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        row = db.get(PermitClockRow, clock_id)
+        return ctx.today(row.jurisdiction if row is not None else "").isoformat()
 
 
 # -- JSON API ---------------------------------------------------------------------------------
@@ -298,7 +307,7 @@ class EventBody(BaseModel):
 class OpenBody(BaseModel):
     clock_id: str = Field(..., examples=["BP-2026-0142"])
     rule: str = Field(..., examples=["building_permit_expiry"])
-    jurisdiction: str = Field(..., examples=["cotati"])
+    jurisdiction: str = Field("", description="default: the deployment's jurisdiction")
     events: list[dict[str, Any]]
     facts: dict[str, Any] = Field(default_factory=dict)
     title: str = ""
@@ -361,6 +370,7 @@ def api_permit(request: Request, clock_id: str) -> dict[str, Any]:
     page = _clock_page(request, clock_id)
     return {
         **_row_json(page["row"]),
+        "today": page["clock_today"].isoformat(),
         "clock": page["clock"],
         "events": [
             {
