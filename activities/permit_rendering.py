@@ -35,6 +35,7 @@ CONSEQUENCE_LABELS = {
     "expired": "the permit or approval expires and is void",
     "missed": "the decision deadline is missed (the code states no remedy; judicial "
     "review may follow)",
+    "violation": "the condition is not met in time: a violation of the conditions of approval",
 }
 
 STATUS_LABELS = {
@@ -93,6 +94,8 @@ class PermitNoticeRenderer(NoticeRenderer):
         offset = req.details.get("offset")
         unit = req.details.get("unit", "days")
         if req.kind == "permit_expiry_reminder":
+            if about.get("family", "expiry") != "expiry":
+                return f"{name}: due {date} ({offset} {unit} left)"
             return f"{name}: expires {date} ({offset} {unit} left) — ask for an extension now"
         if req.kind == "permit_deadline_alert":
             return f"Deadline alert: {name} — {rule} due {date} ({offset} {unit} left)"

@@ -102,6 +102,11 @@ def _find(clock: dict[str, Any], path: str) -> dict[str, Any]:
 
 
 def is_applicant_deadline(clock: dict[str, Any]) -> bool:
+    """The applicant must act (an expiry, an applicant's deadline): remind the applicant.
+    The rule's family says so; a result without one falls back to its consequence."""
+    family = clock.get("family")
+    if family is not None:
+        return family in ("expiry", "applicant_deadline")
     return clock.get("consequence") in APPLICANT_CONSEQUENCES
 
 
@@ -290,7 +295,14 @@ class PermitClockState:
             to = [contacts.supervisor_email, contacts.attorney_email]
             cc = [contacts.staff_email, contacts.project_manager_email]
         elif alert.kind == "permit_expiry_reminder":
-            details["last_day_to_ask"] = about.get("conservative_date")
+            # The core says by when and how to ask (the last day before expiry, or the
+            # earlier day a rule requires); no later than the conservative date.
+            ext = about.get("extensions") or {}
+            ask_by = [d for d in (ext.get("request_by"), about.get("conservative_date")) if d]
+            details["last_day_to_ask"] = min(ask_by) if ask_by else None
+            details["extension_help"] = ext.get("how") or ""
+            details["extensions_left"] = ext.get("left")
+            details["can_extend"] = bool(ext.get("how")) and ext.get("left") != 0
             to = [contacts.applicant_email or contacts.staff_email]
             cc = [contacts.staff_email, contacts.project_manager_email]
         else:

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from models.database import make_engine, session_factory
 from models.schema import PermitClockRow, PermitEventRow
 from settings import Settings
-from tests.web.helpers import Browser, city_today, csrf_of
+from tests.web.helpers import Browser, Stackish, city_today, csrf_of
 
 PM = "pm@cotati.example"
 ATTORNEY = "attorney@cotati.example"
@@ -41,6 +41,14 @@ def stored(settings: Settings, clock_id: str) -> tuple[bool, int]:
             .where(PermitEventRow.clock_id == clock_id)
         )
     return row is not None, events or 0
+
+
+def wait_events(settings: Settings, clock_id: str, count: int) -> None:
+    for _ in range(300):
+        if stored(settings, clock_id)[1] >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{clock_id} never had {count} event rows")
 
 
 def wait_row(settings: Settings, clock_id: str, check: Any = lambda row: True) -> PermitClockRow:
@@ -138,7 +146,7 @@ def test_open_refusals_store_nothing(
 def test_event_refusals_store_nothing(browser: Browser, web_settings: Settings) -> None:
     expired = new_id()
     assert open_building_permit(browser, expired, days_ago(400)).status_code == 201
-    wait_row(web_settings, expired)
+    wait_events(web_settings, expired, 1)
     cases = [
         ({"type": "demolished", "date": days_ago(1)}, "demolished"),
         ({"type": "extension_granted", "date": days_ago(1), "days": 90}, "expir"),
@@ -282,3 +290,41 @@ def test_the_calendar_feed_carries_permit_deadlines(
     expiry = (city_today() + timedelta(days=150)).isoformat().replace("-", "")
     assert mine[0]["DTSTART"] == [("DTSTART;VALUE=DATE", expiry)]
     assert "expired" in mine[0]["DESCRIPTION"][0][1]
+
+
+def test_a_conditions_time_limit_shows_on_project_condition_and_applicant_pages(
+    browser: Browser, stack: Stackish, web_settings: Settings
+) -> None:
+    project = stack.new_project("TL")
+    limit = {
+        "kind": "expiry",
+        "months": 24,
+        "anchor": "approval",
+        "extensions": {"count": 1, "months": 12},
+        "text": "shall expire twenty-four (24) months from the date of approval",
+    }
+    done = browser.api(
+        PM,
+        "POST",
+        f"/api/v1/projects/{project}/time-limits",
+        {
+            "conditions": [{"number": "2", "time_limits": [limit]}],
+            "anchors": {"approval": days_ago(30)},
+        },
+    )
+    assert done.status_code == 200, done.text
+    clock_id = f"{project}-COA-2"
+    assert done.json()["opened"] == [clock_id]
+    row = wait_row(web_settings, clock_id)
+    assert row.project_id == project and row.applicant_email == "applicant@test.example"
+
+    client = browser.as_(PM)
+    for page in (f"/projects/{project}", f"/projects/{project}/conditions/2"):
+        html = client.get(page).text
+        assert 'data-testid="time-limit-row"' in html, page
+        assert row.conservative_date in html
+    link = browser.api(
+        PM, "POST", "/api/v1/links", {"scope": "project", "scope_id": project}
+    ).json()
+    portal = browser.as_(None).get(link["url"].replace("http://testserver", "")).text
+    assert 'data-testid="time-limit-row"' in portal and row.conservative_date in portal

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
+from actions.condition_clocks import OpenConditionClocks
 from actions.errors import ActionFailed, bad
 from actions.permit_clocks import OpenPermitClock, RecordPermitEvent
 from models.schema import Notice, PermitClockRow, PermitEventRow
@@ -407,3 +408,25 @@ async def api_record(request: Request, clock_id: str, body: EventBody) -> Any:
         ),
     )
     return dataclasses.asdict(result)
+
+
+class TimeLimitsBody(BaseModel):
+    conditions: list[dict[str, Any]] = Field(
+        ..., description="conditions with `number` and `time_limits` (conditions.md §8)"
+    )
+    anchors: dict[str, str] = Field(default_factory=dict, examples=[{"approval": "2024-02-27"}])
+
+
+@api.post("/projects/{project_id}/time-limits", response_model=None)
+async def api_condition_clocks(
+    request: Request, project_id: str, body: TimeLimitsBody
+) -> dict[str, Any]:
+    """The conditions' time limits with a known anchor become clocks of the project."""
+    user = api_user(request)
+    done = await ctx_of(request).actions.open_condition_clocks(
+        user.principal,
+        OpenConditionClocks(
+            project_id=project_id, conditions=body.conditions, anchors=body.anchors
+        ),
+    )
+    return dataclasses.asdict(done)
