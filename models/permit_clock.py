@@ -108,6 +108,9 @@ class PermitClockInput:
     event_sequence: int = 0
     followers: list[str] = field(default_factory=list)
     announced_expiry: str = ""
+    # When the previous run last planned its alerts (ISO instant): a continued run sends
+    # what fell due since then instead of skipping it as a late-opened clock would.
+    planned_at: str = ""
 
 
 @dataclass

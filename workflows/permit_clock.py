@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import datetime
 from typing import Any
 
 from temporalio import workflow
@@ -54,9 +55,12 @@ class PermitClockWorkflow:
         state = self._state
         if state.first_run and state.info.companion_id:
             await self._follow_companion()
-        # Alerts already due when the clock is (re)planned were due before it was opened
-        # (a clock entered late): skip the reminders, but never a lapse escalation.
-        planned_at = workflow.now()
+        # Alerts already due when the clock is first planned were due before it was opened
+        # (a clock entered late): skip the reminders, but never a lapse escalation. A
+        # continued run goes on from where the previous one planned.
+        planned_at = (
+            datetime.fromisoformat(state.planned_at) if state.planned_at else workflow.now()
+        )
         while True:
             await self._take_companion_expiries()
             now = workflow.now()
@@ -75,6 +79,7 @@ class PermitClockWorkflow:
                     continue
                 await self._fire(alert, clock)
             planned_at = now
+            state.planned_at = now.isoformat()
             upcoming = state.pending(alerts)
             if not upcoming and support.is_finished(clock):
                 break

@@ -145,6 +145,7 @@ class PermitClockState:
         self.seq = input.event_sequence
         self.followers: list[str] = list(input.followers)
         self.announced_expiry = input.announced_expiry
+        self.planned_at = input.planned_at
         self.first_run = input.event_sequence == 0
         if self.first_run:
             for event in self.events:
@@ -160,6 +161,7 @@ class PermitClockState:
             event_sequence=self.seq,
             followers=list(self.followers),
             announced_expiry=self.announced_expiry,
+            planned_at=self.planned_at,
         )
 
     # -- the rules --------------------------------------------------------------------

@@ -124,3 +124,18 @@ class PermitHarness:
 
 def days(n: int) -> timedelta:
     return timedelta(days=n)
+
+
+async def query_ready(handle: WorkflowHandle[Any, Any], query: Any) -> Any:
+    """A query, retried while a run that has just started (or continued as new) has no
+    workflow task yet."""
+    from temporalio.service import RPCError, RPCStatusCode
+
+    for _ in range(100):
+        try:
+            return await handle.query(query)
+        except RPCError as err:
+            if err.status != RPCStatusCode.FAILED_PRECONDITION:
+                raise
+            await asyncio.sleep(0.1)
+    return await handle.query(query)
