@@ -6,6 +6,7 @@ is in the outbox."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -17,10 +18,14 @@ from actions.permit_clocks import OpenPermitClock, plan_open
 from models.permit_clock import PermitEventInput
 from rules.access import Principal
 from rules.packs import jurisdiction as city
+from rules.permit_clocks import PERMIT_PACKS, PERMIT_RULES
+from rules.permit_clocks.jurisdictions import permit_jurisdiction
+from stack.demo import DEMO_JURISDICTION
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.permit_clock_support import permit_workflow_id
 
-LOADER = Principal("planner@cotati.example", "admin")
+log = logging.getLogger("clearance.demo")
+LOADER = Principal("demo-loader@clearance.local", "admin")
 
 
 @dataclass
@@ -88,6 +93,16 @@ def demo_permits(today: date) -> list[DemoPermit]:
     ]
 
 
+def usable_rules(jurisdiction_key: str) -> set[str]:
+    """Rules a clock in this jurisdiction may use: every non-local pack's, and its own."""
+    local = permit_jurisdiction(jurisdiction_key).permit_pack
+    return {
+        rule_id
+        for rule_id, rule in PERMIT_RULES.items()
+        if PERMIT_PACKS[rule.pack].kind != "local" or rule.pack == local
+    }
+
+
 async def _exists(client: Client, clock_id: str) -> bool:
     try:
         await client.get_workflow_handle(permit_workflow_id(clock_id)).describe()
@@ -99,15 +114,21 @@ async def _exists(client: Client, clock_id: str) -> bool:
 
 
 async def load_permit_demo(
-    client: Client, task_queue: str, today: date, jurisdiction: str = "cotati"
+    client: Client, task_queue: str, today: date, jurisdiction: str = DEMO_JURISDICTION
 ) -> list[str]:
     """Open each demo permit clock that does not exist yet; returns the ids it opened.
-    Goes through the same validation as the action layer (plan_open)."""
+    Goes through the same validation as the action layer (plan_open); a local rule the
+    demo jurisdiction's pack does not have is left out."""
     opened: list[str] = []
     for demo in demo_permits(today):
         if await _exists(client, demo.clock_id):
             continue
         kind, ago, fields = demo.start
+        if demo.rule not in usable_rules(jurisdiction):
+            log.info(
+                "demo: %s left out (%s has no rule %s)", demo.clock_id, jurisdiction, demo.rule
+            )
+            continue
         start = plan_open(
             LOADER,
             OpenPermitClock(

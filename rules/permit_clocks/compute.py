@@ -279,8 +279,8 @@ def _chain(
     missing = [n for n, spec in child.facts.items() if spec.required and n not in facts]
     if missing:
         warnings.append(
-            f"{child.id} is not chained: fact {missing[0]} is missing "
-            f"({child.facts[missing[0]].label})"
+            f"the {child.title} clock ({child.id}) follows this one once fact "
+            f"{missing[0]} ({child.facts[missing[0]].label}) is given"
         )
         return None
     if chain.start == "own_events":

@@ -2,7 +2,7 @@
 
 A pack (rules/data/permit_packs/<key>.json) holds the rules of one source of law:
 `california` (state statutes), `building` (the CBC 105.5 model) or a city's own pack
-(e.g. `cotati`, with seed line citations). The record shape is documented in
+(with its seed line citations). The record shape is documented in
 docs/permit-clocks.md; `_rule()` below is its validator, so a malformed pack fails
 the import loudly instead of computing a wrong deadline. Loaded once at import, so
 workflow code (importing this through the sandbox's pass-through) never reads files.

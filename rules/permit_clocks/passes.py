@@ -198,8 +198,8 @@ class Pass:
     def effective_due(self) -> date | None:
         """The deadline after a companion permit's expiry and a pending extension."""
         due = self.due
-        if due is None:
-            return None
+        if due is None or self.open_pause is not None:
+            return None  # while paused the deadline is not known yet
         if self.companion_until is not None and self.companion_until > due:
             due = self.companion_until
         ext = self.rule.extensions
@@ -211,7 +211,7 @@ class Pass:
             due = self.hard_stop
         return due
 
-    def open_phase(self, anchor: date, event: PermitEvent | None, what: str) -> None:
+    def open_phase(self, anchor: date, event: PermitEvent | None, what: str, why: str = "") -> None:
         amount, note = self.period_amount(event)
         self.anchor, self.amount, self.counting = anchor, amount, self.rule.period.counting
         self.pauses, self.open_pause = [], None
@@ -223,7 +223,8 @@ class Pass:
         self.line(
             anchor,
             what,
-            f"starts {_plural(amount, unit)}{how}{extra}: due {self.due.isoformat()}",  # type: ignore[union-attr]
+            f"{why + ': ' if why else ''}starts {_plural(amount, unit)}{how}{extra}: "
+            f"due {self.due.isoformat()}",  # type: ignore[union-attr]
             amount,
             self.rule.citation,
         )
@@ -388,7 +389,7 @@ class Pass:
         before = self.effective_due()
         self.state = "running"
         self.met_date = None
-        self.open_phase(event.date, event, event.type)
+        self.open_phase(event.date, event, event.type, rule.start.restart_effect)
         if rule.start.restart_provisional:
             self.provisional_notes.append(
                 f"{event.type} restarts the clock under {rule.start.restart_citation}: "
@@ -498,13 +499,15 @@ class Pass:
             self.refuse(event, f"the clock is already paused since {self.open_pause.isoformat()}")
             return
         self.open_pause = event.date
+        left = self.remaining_at_pause()
         if self.first_pause is None:
             self.first_pause = event.date
         self.line(
             event.date,
             event.type,
-            f"paused ({event.reason}); the pause day counts",
-            None,
+            f"paused ({event.reason}); the pause day counts, "
+            f"{_plural(left, 'days' if self.counting == 'ccp12' else self.counting)} left",
+            left,
             spec.citation,
         )
 
@@ -597,10 +600,17 @@ class Pass:
             )
             return
         if limit is not None and self.ext_used >= limit:
+            allowed = (
+                "no extension is"
+                if limit == 0
+                else "only one extension is"
+                if limit == 1
+                else f"only {limit} extensions are"
+            )
             self.refuse(
                 event,
-                f"no extension left: {ext.citation} allows {limit} "
-                f"(already used {self.ext_used}); the deadline stays {due.isoformat()}",  # type: ignore[union-attr]
+                f"{allowed} allowed ({ext.citation}) and {self.ext_used} already used; "
+                f"the deadline stays {due.isoformat() if due else '-'}",
             )
             return
         if event.type == ext.request:
@@ -624,7 +634,8 @@ class Pass:
 
     def grant(self, event: PermitEvent, due: date | None) -> None:
         ext = self.rule.extensions
-        assert ext is not None and self.due is not None and due is not None
+        assert ext is not None and self.due is not None
+        due = due or self.due
         if ext.request_required and self.pending_request is None:
             self.refuse(
                 event,

@@ -105,7 +105,10 @@ class PermitRequest:
 
 
 def _date(value: Any, field: str) -> date:
-    when = parse_date(value, field)
+    try:
+        when = parse_date(value, field)
+    except TimelineError as err:
+        raise PermitClockError(str(err)) from None
     if not MIN_YEAR <= when.year <= MAX_YEAR:
         raise PermitClockError(f"{field}: {value!r} is outside the years {MIN_YEAR}-{MAX_YEAR}")
     return when

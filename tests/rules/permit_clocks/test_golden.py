@@ -141,7 +141,7 @@ def test_9_limited_term_permit_leap_day_two_extensions_hard_stop_third_refused()
         "cotati_ltp_term", [*two, {"type": "extension_requested", "date": "2027-01-15"}]
     )
     assert third["due_date"] == "2027-02-28"
-    assert any("no extension left" in w for w in third["warnings"])
+    assert any("only 2 extensions are allowed" in w for w in third["warnings"])
 
 
 def test_10_building_permit_expiry_does_not_roll_off_a_saturday() -> None:
