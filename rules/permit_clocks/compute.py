@@ -206,7 +206,7 @@ def _result(
     sink: list[Issue] | None = None,
 ) -> dict[str, Any]:
     own = _order(events, rule)
-    by_label = {s.label: s for s in starts}
+    by_label = {s.label: s for s in starts} if starts else {}
     readings = _readings(rule, own, starts)
     passes = [
         _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
@@ -214,7 +214,7 @@ def _result(
         if r.roll != "conservative"
     ]
     # Without a closure in reach both calendars give the same dates: skip those passes.
-    if _closure_matters(calendar, own, passes, starts, as_of):
+    if len(passes) < len(readings) and _closure_matters(calendar, own, passes, starts, as_of):
         # Dates only move earlier with an earlier start or fewer closed days, so the
         # conservative calendar is combined with the earliest chained start only.
         dated = [c for c in starts if c.date is not None]
