@@ -162,7 +162,8 @@ class Pass:
             extra = int(self.facts.get(period.plus_fact) or 0)
             if extra:
                 amount += extra
-                note = f"{period.amount} + {extra} ({self.rule.facts[period.plus_fact].label})"
+                label = self.rule.facts[period.plus_fact].label
+                note = f"{period.amount} + {extra} ({label})" if period.amount else label
         if (
             not note
             and self.keep_ledger
