@@ -51,6 +51,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
+    # Importing a resolution into a new or an existing project (corrections audited).
+    "project.import": ("project_manager", "planning_manager", "admin"),
     # Applicant links, and the administrator's pages.
     "link.create": ("project_manager", "planning_manager", "admin"),
     "link.revoke": ("project_manager", "planning_manager", "admin"),
@@ -118,6 +120,7 @@ _DESCRIPTIONS = {
     "condition.trigger": "trigger a condition",
     "condition.correct": "correct a condition",
     "project.plan": "set a project's planned dates",
+    "project.import": "import a resolution",
     "project.sign_off": "sign off a milestone",
     "project.digest": "send the applicant's digest",
     "link.create": "create an applicant link",
