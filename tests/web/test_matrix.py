@@ -67,6 +67,19 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
         "project.plan": ("POST", f"{pid}/plan", {"grading_start": later}),
         "project.digest": ("POST", f"{pid}/digest", {}),
         "project.sign_off": ("POST", f"{pid}/milestones/grading_permit/sign-off", None),
+        # a further resolution into the project: the first allowed role imports it, the
+        # others are refused on the facts (its numbers are taken by then)
+        "project.import": (
+            "POST",
+            "/api/v1/projects/import",
+            {
+                "text": "RESOLUTION OF THE CITY COUNCIL APPROVING AN AMENDMENT\n"
+                "CONDITIONS OF APPROVAL\n1. The applicant shall pay the amendment fee.\n",
+                "project_id": t["project"],
+                "existing": True,
+                "prefix": "AM-",
+            },
+        ),
         "link.create": ("POST", "/api/v1/links", {"scope": "project", "scope_id": t["project"]}),
         "link.revoke": ("POST", f"/api/v1/links/{t['link']}/revoke", None),
         "read": ("GET", pid, None),
@@ -116,6 +129,7 @@ PAGE_POSTS = {
     "project.sign_off": "/projects/{project}/milestones/grading_permit/sign-off",
     "project.plan": "/projects/{project}/plan",
     "project.digest": "/projects/{project}/digest",
+    "project.import": "/projects/import",
     "link.create": "/links",
     "link.revoke": "/links/{link}/revoke",
     "admin.calendar": "/admin/calendar/closures",
