@@ -30,7 +30,8 @@ ROLE_LABELS = {
 CLOCK_STAFF = ("project_manager", "planning_manager", "admin")
 
 ACTIONS: dict[str, tuple[str, ...]] = {
-    # Wireless applications (ShotClockWorkflow updates).
+    # Wireless applications (ShotClockWorkflow start and updates).
+    "clock.open": CLOCK_STAFF,
     "clock.notice": CLOCK_STAFF,
     "clock.resubmission": CLOCK_STAFF,
     "clock.tolling_agreement": CLOCK_STAFF,
@@ -58,6 +59,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "link.revoke": ("project_manager", "planning_manager", "admin"),
     "admin.calendar": ("admin",),
     "admin.users": ("admin",),
+    # Each staff user's own personal access tokens (for the CLI and scripts).
+    "account.tokens": STAFF_ROLES,
     # Reading: every staff role reads everything (the city attorney reads all).
     "read": STAFF_ROLES,
 }
@@ -104,6 +107,9 @@ def describe(action: str) -> str:
 
 
 _DESCRIPTIONS = {
+    "clock.open": "open a wireless application",
+    "project.import": "import a resolution into a new project",
+    "account.tokens": "manage personal access tokens",
     "clock.notice": "send a notice of incompleteness",
     "clock.resubmission": "record a resubmission",
     "clock.tolling_agreement": "record a tolling agreement",
@@ -120,7 +126,6 @@ _DESCRIPTIONS = {
     "condition.trigger": "trigger a condition",
     "condition.correct": "correct a condition",
     "project.plan": "set a project's planned dates",
-    "project.import": "import a resolution",
     "project.sign_off": "sign off a milestone",
     "project.digest": "send the applicant's digest",
     "link.create": "create an applicant link",

@@ -11,14 +11,15 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
 from temporalio.client import Client
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
-from web.actions import ActionFailed, Gateway
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
-from web.operations import Operations
 from web.security import LoginThrottle, Signer, secret_key
 
 log = logging.getLogger("clearance.web")
@@ -35,7 +36,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         sessions=session_factory(engine),
         accounts=Accounts(engine),
         gateway=gateway,
-        operations=Operations(engine, gateway),
+        actions=Actions(settings, engine, gateway),
         signer=Signer(key),
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         projects,
         records,
         resolutions,
+        tokens,
     )
 
     # resolutions before projects: "/projects/import" is not a project id
@@ -71,7 +73,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar):
         app.include_router(module.router, include_in_schema=False)
+    app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
+    app.include_router(tokens.api_router)
     app.include_router(resolutions.api)
 
     @app.middleware("http")
@@ -106,6 +110,7 @@ def _page(request: Request, status: int, title: str, message: str) -> HTMLRespon
         csrf_token="",
         flash=None,
         today=ctx.today(),
+        time_zone=ctx.time_zone(),
         status=status,
         title=title,
         message=message,

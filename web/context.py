@@ -16,11 +16,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
-from web.actions import Gateway
-from web.operations import Operations
 from web.present import filters
 from web.resolution_import import ImportJobs
 from web.security import LoginThrottle, Signer
@@ -29,7 +30,6 @@ TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 SESSION_COOKIE = "clearance_session"
 FLASH_COOKIE = "clearance_flash"
-CITY_TIME_ZONE = "America/Los_Angeles"
 
 
 @dataclass
@@ -39,15 +39,28 @@ class AppContext:
     sessions: sessionmaker[Session]
     accounts: Accounts
     gateway: Gateway
-    operations: Operations
+    actions: Actions
     signer: Signer
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
     imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
 
-    def today(self) -> date:
-        return pendulum.now(CITY_TIME_ZONE).date()
+    @property
+    def operations(self) -> Actions:
+        """The action layer under its earlier name (routes written before actions/)."""
+        return self.actions
+
+    def today(self, jurisdiction_key: str = "") -> date:
+        """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""
+        return pendulum.now(self.time_zone(jurisdiction_key)).date()
+
+    def time_zone(self, jurisdiction_key: str = "") -> str:
+        """A jurisdiction's time zone; one no longer configured falls back to the default's."""
+        try:
+            return self.actions.city(jurisdiction_key).time_zone
+        except ActionFailed:
+            return self.actions.city().time_zone
 
 
 def template_environment() -> Environment:
@@ -86,12 +99,15 @@ def render(
             carried = (str(kind), str(message))
         except (BadSignature, ValueError):
             carried = None
+    # A page about one record passes its jurisdiction: dates and "today" are that city's.
+    jurisdiction_key = str(values.pop("jurisdiction_key", "") or "")
     body = ctx.templates.get_template(template).render(
         request=request,
         user=session.user if session else None,
         csrf_token=session.csrf_token if session else "",
         flash=flash or carried,
-        today=ctx.today(),
+        today=ctx.today(jurisdiction_key),
+        time_zone=ctx.time_zone(jurisdiction_key),
         **values,
     )
     response = HTMLResponse(body, status_code=status)

@@ -1,9 +1,10 @@
 """Importing a resolution from the web app and the API: upload, review, correct, import.
 
-The core is `import_resolution`: a reviewed parse, the staff's corrections (each becomes an
-audit event, as the CLI's `--set`), and the target (a new project, or an existing one whose
-workflow takes the further conditions with the `import_conditions` update). The role check
-comes first and nothing is stored until the workflow accepts the import.
+The import itself is the action layer's `import_project` (actions/projects.py): a reviewed
+parse, the staff's corrections (each an audit event, as the CLI's `--set`) and the target (a
+new project, or an existing one whose workflow takes the further conditions with its
+`import_conditions` update). This module reads the uploaded file and keeps the parse while
+staff review it.
 
 Reading a file is an `ImportJob`: a PDF is read page by page in a thread while the page
 shows its progress (pages read of pages in all); a file that is unreadable, not a
@@ -13,46 +14,21 @@ Jobs live in memory for two hours: an upload that was never imported leaves no t
 
 from __future__ import annotations
 
-import copy
 import re
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
-
-from models.conditions import Actor, ImportConditionsInput, ParsedResolution
-from models.schema import ConditionRow, Project
-from rules.access import Principal, require
-from rules.conditions.onboarding import (
-    CorrectionError,
-    apply_corrections,
-    condition_states,
-    new_project,
-    with_prefix,
-)
+from actions.errors import ActionFailed
+from models.conditions import ParsedResolution
 from rules.conditions.parser import ResolutionError, read_resolution
-from rules.packs import JURISDICTIONS, jurisdiction
-from web.actions import ActionFailed
-from web.readmodel import wait_for
 
 MAX_RESOLUTION_BYTES = 30 * 1024 * 1024
 JOB_TTL_SECONDS = 2 * 3600
 JOBS_PER_USER = 10
-_PROJECT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PREFIX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,9}$")
 CORRECTABLE = ("gates", "kind", "department", "time_limits")
-
-
-def default_jurisdiction() -> str:
-    """The first jurisdiction of the data that is not the federal baseline."""
-    keys = [k for k in JURISDICTIONS if k != "federal"]
-    return keys[0] if keys else next(iter(JURISDICTIONS))
 
 
 # -- reading the file ---------------------------------------------------------------------------
@@ -154,52 +130,14 @@ class ImportJobs:
             self._jobs.pop(job_id, None)
 
 
-# -- importing -----------------------------------------------------------------------------------
-
-
-@dataclass
-class ResolutionImportInput:
-    """Where the reviewed resolution goes and what staff corrected on the way."""
-
-    project_id: str
-    existing: bool = False  # add to an existing project instead of starting a new one
-    name: str = ""
-    project_manager_email: str = ""
-    applicant_email: str = ""
-    applicant_name: str = ""
-    jurisdiction: str = ""
-    # {number: {"gates"|"kind"|"department"|"time_limits": value}} as the CLI's --set
-    corrections: dict[str, dict[str, str]] = field(default_factory=dict)
-    prefix: str = ""  # numbers the further conditions apart: "A-" gives "A-1"
-    approved_on: str | None = None  # the adoption date when the parse found none
-
-
-@dataclass
-class ImportOutcome:
-    project_id: str
-    conditions: int
-    corrections: list[str]
-    warnings: list[str]
-    existing: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "project_id": self.project_id,
-            "conditions": self.conditions,
-            "corrections": self.corrections,
-            "warnings": self.warnings,
-            "existing": self.existing,
-        }
-
-
-def _bad(message: str) -> ActionFailed:
-    return ActionFailed(message, 400)
+# -- reviewing ------------------------------------------------------------------------------------
 
 
 def changed_corrections(
     parsed: ParsedResolution, submitted: dict[str, dict[str, str]]
 ) -> dict[str, dict[str, str]]:
-    """Only what differs from the parse: a review form sends every row back as shown."""
+    """Only what differs from the parse: a review form sends every row back as shown, and
+    only a change is a correction (each one becomes an audit event)."""
     from rules.conditions.lifecycle import department_key
     from rules.conditions.time_limits import compact
 
@@ -213,7 +151,7 @@ def changed_corrections(
         shown = {
             "gates": ",".join(spec.gates),
             "kind": spec.kind,
-            "department": department_key(spec.department) if not spec.code else "environmental",
+            "department": "environmental" if spec.code else department_key(spec.department),
             "time_limits": "; ".join(compact(t) for t in spec.time_limits) or "none",
         }
         for name, value in fields.items():
@@ -229,122 +167,3 @@ def changed_corrections(
             elif value and value != shown[name]:
                 out.setdefault(number, {})[name] = value
     return out
-
-
-async def import_resolution(
-    operations: Any, who: Principal, parsed: ParsedResolution, spec: ResolutionImportInput
-) -> ImportOutcome:
-    """Corrections, then a new project or the existing project's `import_conditions`; a
-    refusal (role, field, correction, taken number, existing project) stores nothing."""
-    require(who, "project.import")
-    project_id = spec.project_id.strip()
-    if not _PROJECT_ID.match(project_id):
-        raise _bad("project id: letters, digits, '.', '_' or '-', up to 60 (e.g. UP-25-012)")
-    if spec.prefix and not _PREFIX.match(spec.prefix):
-        raise _bad("number prefix: up to 10 letters, digits, '.' or '-' (e.g. A-)")
-    if spec.approved_on and not re.match(r"^\d{4}-\d{2}-\d{2}$", spec.approved_on):
-        raise _bad("approved on: give the adoption date as YYYY-MM-DD")
-    parsed = copy.deepcopy(parsed)
-    try:
-        notes, departments = apply_corrections(parsed, spec.corrections)
-    except CorrectionError as err:
-        raise _bad(
-            str(err).replace("--set ", "correction ").replace("--set", "correction")
-        ) from None
-    if spec.prefix:
-        departments = {f"{spec.prefix}{n}": d for n, d in departments.items()}
-        notes = [re.sub(r"^#", f"#{spec.prefix}", n) for n in notes]
-        with_prefix(parsed, spec.prefix)
-    approved_on = spec.approved_on or parsed.adopted
-    sessions = operations._sessions  # noqa: SLF001 - the read model's session factory
-    with sessions() as db:
-        exists = db.get(Project, project_id) is not None
-    actor = Actor(who.email, who.role, who.department)
-    numbers = [c.number for c in parsed.conditions]
-    if spec.existing:
-        if not exists:
-            raise ActionFailed(f"there is no project {project_id} to add the conditions to", 404)
-        payload = ImportConditionsInput(
-            actor,
-            condition_states(parsed, departments, approved_on),
-            parsed.title,
-            list(parsed.warnings),
-            notes,
-            approved_on,
-        )
-        await operations.gateway.project_update(project_id, "import_conditions", payload)
-    else:
-        if exists:
-            raise ActionFailed(
-                f"project {project_id} already exists: choose another id, or add the "
-                "conditions to it as an existing project",
-                409,
-            )
-        missing = [
-            label
-            for label, value in (
-                ("project name", spec.name),
-                ("project manager's e-mail", spec.project_manager_email),
-                ("applicant's e-mail", spec.applicant_email),
-            )
-            if not value.strip()
-        ]
-        if missing:
-            raise _bad(f"a new project needs: {', '.join(missing)}")
-        for label, value in (
-            ("project manager's e-mail", spec.project_manager_email),
-            ("applicant's e-mail", spec.applicant_email),
-        ):
-            if not _EMAIL.match(value.strip()):
-                raise _bad(f"{label}: {value!r} is not an e-mail address")
-        try:
-            city = jurisdiction(spec.jurisdiction or default_jurisdiction())
-        except ValueError as err:
-            raise _bad(f"jurisdiction: {err}") from None
-        start = new_project(
-            parsed,
-            project_id=project_id,
-            name=spec.name.strip(),
-            city=city,
-            applicant_name=spec.applicant_name.strip(),
-            applicant_email=spec.applicant_email.strip(),
-            project_manager_email=spec.project_manager_email.strip(),
-            department_overrides=departments,
-            notes=notes,
-            imported_by=who.email,
-            approved_on=approved_on,
-        )
-        await start_project(operations.gateway, start)
-
-    def recorded() -> bool:
-        with sessions() as db:
-            count = db.scalar(
-                select(func.count())
-                .select_from(ConditionRow)
-                .where(ConditionRow.project_id == project_id, ConditionRow.number.in_(numbers))
-            )
-        return count == len(numbers)
-
-    await wait_for(recorded, timeout=15.0)
-    return ImportOutcome(project_id, len(numbers), notes, list(parsed.warnings), spec.existing)
-
-
-async def start_project(gateway: Any, start: Any) -> None:
-    """Start the project's workflow; a taken id is refused, nothing else is touched."""
-    from workflows.project import ProjectWorkflow, project_workflow_id
-
-    client = await gateway.client()
-    try:
-        await client.start_workflow(
-            ProjectWorkflow.run,
-            start,
-            id=project_workflow_id(start.info.project_id),
-            task_queue=gateway.task_queue,
-            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-        )
-    except WorkflowAlreadyStartedError:
-        raise ActionFailed(
-            f"project {start.info.project_id} already exists (its workflow is running)", 409
-        ) from None
-    except Exception as err:  # noqa: BLE001 - the server's answer becomes the message
-        raise ActionFailed(f"the project could not be started: {err}", 503) from None

@@ -2,7 +2,7 @@
 
 Some conditions are not "clear before milestone X" but "do Y in a window computed from
 when the work is planned": a nesting bird survey within 7 days of groundbreaking when
-construction begins Feb 1-Aug 31 (Cotati #109 BIO-3), a final burrowing owl survey within
+construction begins Feb 1-Aug 31 (seed #109 BIO-3), a final burrowing owl survey within
 24 hours before ground disturbance when any work falls Sep 1-Jan 31 (#107 BIO-1 A), bat
 roost surveys and exclusion windows (#107 BIO-1 B), erosion control in place before
 October 1 when grading takes place between October 15 and April 15 (#63), a title

@@ -235,9 +235,7 @@ def test_a_reviewer_may_not_import(browser: Browser) -> None:
     client = browser.as_(REVIEWER)
     assert client.get("/projects/import").status_code == 403
     assert 'data-testid="nav-import"' not in client.get("/projects").text
-    response = browser.api(
-        REVIEWER, "POST", "/api/v1/projects/import", {"text": COUNTY, "project_id": "X"}
-    )
+    response = browser.api(REVIEWER, "POST", "/api/v1/resolutions", {"text": COUNTY})
     assert response.status_code == 403 and "may not import a resolution" in response.json()["error"]
 
 
@@ -291,22 +289,18 @@ def test_api_upload_pdf_review_correct_import_and_add_to_an_existing_project(
 
     # a further resolution joins the project; its numbers must not collide
     amendment = (CORPUS / "planning_commission.txt").read_text("utf-8")
-    clash = browser.api(
-        MANAGER,
-        "POST",
-        "/api/v1/projects/import",
-        {"text": amendment, "project_id": pid, "existing": True},
-    )
+    read = browser.api(MANAGER, "POST", "/api/v1/resolutions", {"text": amendment})
+    assert read.status_code == 201, read.text
+    again = f"/api/v1/resolutions/{read.json()['job_id']}/import"
+    clash = browser.api(MANAGER, "POST", again, {"project_id": pid, "existing": True})
     assert clash.status_code == 409, clash.text
     assert "already in the project" in clash.json()["error"]
     assert _count(web_settings, ConditionRow, project_id=pid) == 11
     added = browser.api(
-        MANAGER,
-        "POST",
-        "/api/v1/projects/import",
-        {"text": amendment, "project_id": pid, "existing": True, "prefix": "A-"},
+        MANAGER, "POST", again, {"project_id": pid, "existing": True, "prefix": "A-"}
     )
     assert added.status_code == 201, added.text
+    assert added.json()["existing"] is True and added.json()["conditions"] == 8
     deadline = time.monotonic() + 10
     while _count(web_settings, ConditionRow, project_id=pid) < 19 and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -333,9 +327,7 @@ def test_api_bad_files_are_422_and_store_nothing(browser: Browser, web_settings:
         )
         assert response.status_code == 422, response.text
         assert message in response.json()["error"]
-    one_shot = browser.api(
-        PM, "POST", "/api/v1/projects/import", {"text": NOT_A_RESOLUTION, "project_id": "NOPE-1"}
-    )
+    one_shot = browser.api(PM, "POST", "/api/v1/resolutions", {"text": NOT_A_RESOLUTION})
     assert one_shot.status_code == 422 and "not a resolution" in one_shot.json()["error"]
     assert _count(web_settings, Project) == before
 

@@ -7,31 +7,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.datastructures import UploadFile
 
+from actions.errors import ActionFailed
+from actions.requests import ImportProject
 from models.conditions import KINDS, ParsedResolution
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
 from rules.conditions.onboarding import milestone_keys
 from rules.conditions.time_limits import COMPACT_FORM, compact, describe
 from rules.packs import JURISDICTIONS
-from web.actions import ActionFailed
+from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import api_user, checked_form, form_dict, staff_session
-from web.resolution_import import (
-    MAX_RESOLUTION_BYTES,
-    ImportJob,
-    ResolutionImportInput,
-    changed_corrections,
-    default_jurisdiction,
-    import_resolution,
-)
+from web.resolution_import import MAX_RESOLUTION_BYTES, ImportJob, changed_corrections
 
 router = APIRouter()
 api = APIRouter(prefix="/api/v1", tags=["api"])
+USER = Depends(api_user)  # authenticated before the body is read: 401 comes first
 _ROW = re.compile(r"^c-(\d+)-(number|gates|kind|department|time_limits)$")
 
 
@@ -73,7 +69,9 @@ def _general_warnings(parsed: ParsedResolution) -> list[str]:
     return [w for w in parsed.warnings if not w.startswith(("Condition ", "Conditions "))]
 
 
-def _review_values(job: ImportJob, form: dict[str, Any] | None = None) -> dict[str, Any]:
+def _review_values(
+    request: Request, job: ImportJob, form: dict[str, Any] | None = None
+) -> dict[str, Any]:
     parsed = job.parsed
     assert parsed is not None
     return {
@@ -85,7 +83,7 @@ def _review_values(job: ImportJob, form: dict[str, Any] | None = None) -> dict[s
         "kinds": KINDS,
         "departments": DEPARTMENTS,
         "jurisdictions": [k for k in JURISDICTIONS if k != "federal"] or list(JURISDICTIONS),
-        "default_jurisdiction": default_jurisdiction(),
+        "default_jurisdiction": ctx_of(request).actions.city("").key,
         "compact_form": COMPACT_FORM,
         "form": form or {},
         "unspecified": sum(1 for c in parsed.conditions if c.gates == ["unspecified"]),
@@ -107,11 +105,13 @@ def corrections_from_form(form: dict[str, Any]) -> dict[str, dict[str, str]]:
     return out
 
 
-def _target(form: dict[str, Any]) -> ResolutionImportInput:
+def _request(parsed: ParsedResolution, form: dict[str, Any]) -> ImportProject:
+    """The action layer's import request from the review form (bad fields raise 400)."""
     text = lambda k: str(form.get(k) or "").strip()  # noqa: E731
     existing = text("target") == "existing"
-    return ResolutionImportInput(
+    return ImportProject(
         project_id=text("existing_project_id") if existing else text("project_id"),
+        resolution=parsed,
         existing=existing,
         name=text("name"),
         project_manager_email=text("project_manager_email"),
@@ -120,6 +120,7 @@ def _target(form: dict[str, Any]) -> ResolutionImportInput:
         jurisdiction=text("jurisdiction"),
         prefix=text("prefix"),
         approved_on=text("approved_on") or None,
+        corrections=changed_corrections(parsed, corrections_from_form(form)),
     )
 
 
@@ -179,7 +180,9 @@ def review_page(request: Request, job_id: str) -> HTMLResponse:
             session=session,
             error=f"{job.filename}: {job.error}. Nothing was stored.",
         )
-    return render(request, "resolution_review.html.j2", session=session, **_review_values(job))
+    return render(
+        request, "resolution_review.html.j2", session=session, **_review_values(request, job)
+    )
 
 
 @router.post("/projects/import/{job_id}")
@@ -190,33 +193,39 @@ async def confirm(request: Request, job_id: str) -> Response:
     job = ctx.imports.get(job_id, session.user.email)
     if job.parsed is None:
         raise ActionFailed("the resolution is still being read: wait for the review table", 409)
-    spec = _target(form)
-    spec.corrections = changed_corrections(job.parsed, corrections_from_form(form))
+    require(session.user.principal, ImportProject.permission)
     try:
-        outcome = await import_resolution(ctx.operations, session.user.principal, job.parsed, spec)
+        outcome = await ctx.actions.import_project(
+            session.user.principal, _request(job.parsed, form)
+        )
     except ActionFailed as err:
         return render(
             request,
             "resolution_review.html.j2",
             status=err.status,
             session=session,
-            flash=("error", f"Not imported: {err.message}"),
-            **_review_values(job, form),
+            flash=("error", f"Not imported: {_plain(err.message)}"),
+            **_review_values(request, job, form),
         )
     ctx.imports.finish(job_id)
-    corrected = f", {len(outcome.corrections)} corrected" if outcome.corrections else ""
+    corrected = f", {len(outcome['corrections'])} corrected" if outcome["corrections"] else ""
     return redirect_with_flash(
         request,
-        f"/projects/{outcome.project_id}",
+        f"/projects/{outcome['project_id']}",
         "ok",
-        f"Imported {outcome.conditions} conditions into {outcome.project_id}{corrected}.",
+        f"Imported {outcome['conditions']} conditions into {outcome['project_id']}{corrected}.",
     )
+
+
+def _plain(message: str) -> str:
+    """The corrections' messages name the CLI's --set; on a page they are corrections."""
+    return message.replace("--set ", "correction ").replace("--set", "correction")
 
 
 # -- API ----------------------------------------------------------------------------------------
 
 
-class ImportBody(BaseModel):
+class ReviewedImport(BaseModel):
     project_id: str = Field(..., examples=["UP-25-012"])
     existing: bool = Field(False, description="add to an existing project")
     name: str = ""
@@ -230,25 +239,6 @@ class ImportBody(BaseModel):
         default_factory=dict,
         examples=[{"12": {"gates": "building_permit", "time_limits": "none"}}],
         description=f"number -> gates|kind|department|time_limits; time limits as {COMPACT_FORM}",
-    )
-
-
-class OneShotImport(ImportBody):
-    text: str = Field(..., description="the resolution's text")
-
-
-def _spec(body: ImportBody) -> ResolutionImportInput:
-    return ResolutionImportInput(
-        project_id=body.project_id,
-        existing=body.existing,
-        name=body.name,
-        project_manager_email=body.project_manager_email,
-        applicant_email=body.applicant_email,
-        applicant_name=body.applicant_name,
-        jurisdiction=body.jurisdiction,
-        prefix=body.prefix,
-        approved_on=body.approved_on,
-        corrections=body.corrections,
     )
 
 
@@ -301,29 +291,18 @@ def api_job(request: Request, job_id: str) -> Response:
 
 
 @api.post("/resolutions/{job_id}/import", status_code=201)
-async def api_import(request: Request, job_id: str, body: ImportBody) -> dict[str, Any]:
-    """Import the reviewed resolution with corrections (each audited) into a new project or,
-    with `existing`, into an existing one."""
-    user = api_user(request)
+async def api_import(
+    request: Request, job_id: str, body: ReviewedImport, user: CurrentUser = USER
+) -> dict[str, Any]:
+    """Import the uploaded resolution with corrections (each audited) into a new project or,
+    with `existing`, into an existing one (POST /projects takes a parse contract instead)."""
     ctx = ctx_of(request)
-    require(user.principal, "project.import")
+    require(user.principal, ImportProject.permission)
     job = ctx.imports.get(job_id, user.email)
     if job.parsed is None:
         raise ActionFailed("the resolution is still being read: poll GET /resolutions/{id}", 409)
-    outcome = await import_resolution(ctx.operations, user.principal, job.parsed, _spec(body))
+    outcome = await ctx.actions.import_project(
+        user.principal, ImportProject(resolution=job.parsed, **body.model_dump())
+    )
     ctx.imports.finish(job_id)
-    return outcome.to_json()
-
-
-@api.post("/projects/import", status_code=201)
-async def api_import_text(request: Request, body: OneShotImport) -> Response:
-    """Read, correct and import a resolution's text in one call."""
-    user = api_user(request)
-    ctx = ctx_of(request)
-    require(user.principal, "project.import")
-    job = ctx.imports.start(user.email, "resolution.txt", body.text.encode("utf-8"), wait=True)
-    ctx.imports.finish(job.job_id)
-    if job.parsed is None:
-        return _failed(job)
-    outcome = await import_resolution(ctx.operations, user.principal, job.parsed, _spec(body))
-    return JSONResponse(outcome.to_json(), status_code=201)
+    return outcome
