@@ -202,7 +202,9 @@ class ProjectActions:
         status = await self.project_query(who, request.project_id, "status_by_milestone")
         await wait_for(lambda: self._project_exists(request.project_id), timeout=30)
         await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)
+        clocks = await self._time_limit_clocks(who, request.project_id, resolution, approved_on)
         return {
+            **clocks,
             "project_id": request.project_id,
             "name": request.name,
             "existing": False,
@@ -250,7 +252,9 @@ class ProjectActions:
             "nothing was recorded",
         )
         await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)
+        clocks = await self._time_limit_clocks(who, request.project_id, resolution, approved_on)
         return {
+            **clocks,
             "project_id": request.project_id,
             "name": name,
             "existing": True,
@@ -260,6 +264,44 @@ class ProjectActions:
             "approved_on": approved_on,
             "next_milestone": None,
             "message": result.message,
+        }
+
+    async def _time_limit_clocks(
+        self, who: Principal, project_id: str, resolution: Any, approved_on: str | None
+    ) -> dict[str, Any]:
+        """Each imported time limit with a known anchor becomes a clock of the project (the
+        permit-clock engine's hook, actions/condition_clocks.py); the import stands either
+        way, and the answer says which clocks opened and why the others did not."""
+        from actions.condition_clocks import OpenConditionClocks
+        from rules.access import allowed
+
+        limited = [c for c in resolution.conditions if c.time_limits]
+        if not limited:
+            return {"clocks": [], "clocks_waiting": []}
+        if not allowed(who.role, OpenConditionClocks.permission):
+            return {
+                "clocks": [],
+                "clocks_waiting": [
+                    {"condition": c.number, "reason": "a project manager opens its clock"}
+                    for c in limited
+                ],
+            }
+        anchors = {"approval": approved_on} if approved_on else {}
+        try:
+            done = await self.open_condition_clocks(  # type: ignore[attr-defined]
+                who,
+                OpenConditionClocks(project_id=project_id, conditions=limited, anchors=anchors),
+            )
+        except ActionFailed as err:
+            return {
+                "clocks": [],
+                "clocks_waiting": [{"condition": "*", "reason": err.message}],
+            }
+        return {
+            "clocks": [*done.opened, *done.already_open],
+            "clocks_waiting": [
+                {"condition": s.condition_number, "reason": s.reason} for s in done.skipped
+            ],
         }
 
     def _has_conditions(self, project_id: str, numbers: list[str]) -> bool:

@@ -296,6 +296,26 @@ class AddLocalClosure(ClockEventRequest):
         return LocalClosureInput(when, by)
 
 
+@dataclass(frozen=True, kw_only=True)
+class RebaseClock(ClockEventRequest):
+    """Apply the current rule pack and calendar layers to a running clock (shot-clocks.md
+    8.9). Its payload carries the data, read by the action (ClockActions.rebase_payload)."""
+
+    permission: ClassVar[str] = "clock.rebase"
+    update: ClassVar[str] = "rebase"
+    reason: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        reason = str(self.reason or "").strip()
+        if not reason:
+            raise bad("reason: say why the clock is rebased (it goes into the ledger)")
+        object.__setattr__(self, "reason", reason)
+
+    def payload(self, by: str, when: str) -> Any:
+        raise TypeError("a rebase payload is built by ClockActions.rebase_payload")
+
+
 CLOCK_REQUESTS: dict[str, type[ClockEventRequest]] = {
     r.permission: r
     for r in (
@@ -307,6 +327,7 @@ CLOCK_REQUESTS: dict[str, type[ClockEventRequest]] = {
         RecordApplicantNotice,
         RecordNonTollingEvent,
         AddLocalClosure,
+        RebaseClock,
     )
 }
 
@@ -331,6 +352,8 @@ def clock_request(action: str, application_id: str, fields: dict[str, Any]) -> C
         return RecordDecision(**common, outcome=_text(fields.get("outcome")))
     if kind in (RecordApplicantNotice, RecordNonTollingEvent):
         return kind(**common, kind=_text(fields.get("kind")))  # type: ignore[call-arg]
+    if kind is RebaseClock:
+        return RebaseClock(**common, reason=_text(fields.get("reason")))
     return kind(**common)
 
 
@@ -660,9 +683,9 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
         gates = c.get("gates")
         if not number or not text.strip() or not isinstance(gates, list):
             raise bad(f"{where}: needs a number, text and a list of gates")
-        limits = c.get("time_limits") or []
-        if not isinstance(limits, list) or not all(isinstance(t, dict) for t in limits):
-            raise bad(f"{where}.time_limits: give a list of time limits (conditions.md §8)")
+        time_limits = c.get("time_limits") or []
+        if not isinstance(time_limits, list) or not all(isinstance(t, dict) for t in time_limits):
+            raise bad(f"{where}.time_limits: give a list of objects")
         conditions.append(
             ConditionSpec(
                 number=number,
@@ -675,14 +698,14 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
                 kind=str(c.get("kind") or "requirement"),
                 sub_items=subs(c.get("sub_items") or [], where),
                 related=[str(r) for r in c.get("related") or []],
-                time_limits=[dict(t) for t in limits],
+                time_limits=[dict(t) for t in time_limits],
             )
         )
     warnings = raw.get("warnings") or []
-    adopted = _text(raw.get("adopted")) or None
+    adopted = raw.get("adopted")
     return ParsedResolution(
         title=str(raw.get("title") or ""),
         conditions=conditions,
         warnings=[str(w) for w in warnings] if isinstance(warnings, list) else [],
-        adopted=adopted if adopted and re.fullmatch(r"\d{4}-\d{2}-\d{2}", adopted) else None,
+        adopted=check_date(adopted, "resolution.adopted") if adopted else None,
     )

@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         auth,
         calendar,
         dashboard,
+        permits,
         portal,
         projects,
         records,
@@ -73,6 +74,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar):
         app.include_router(module.router, include_in_schema=False)
+    app.include_router(permits.router, include_in_schema=False)
+    app.include_router(permits.api)
     app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
     app.include_router(tokens.api_router)

@@ -49,10 +49,16 @@ def days_between(start: date, end_iso: str | None) -> int | None:
     return (date.fromisoformat(end_iso) - start).days
 
 
+AT_RISK_CLOSED = ("deemed_granted", "deemed_approved", "decided_late")
+
+
 def clock_risk(status: str, conservative_date: str | None, risk_flagged: bool, today: date) -> str:
-    """A colour class for a clock: expired, urgent (7 days), soon (30), ok, tolled, closed."""
+    """A colour class for a clock: expired, urgent (7 days), soon (30), ok, tolled, closed.
+
+    Called with the conservative status: a decision late under the earliest reading, or
+    an applicant's notice effective under it, is at risk whatever the literal one says."""
     if status in TERMINAL_STATUSES:
-        return "closed" if status not in ("deemed_granted", "deemed_approved") else "expired"
+        return "closed" if status not in AT_RISK_CLOSED else "expired"
     if status == "expired" or risk_flagged:
         return "expired"
     if status in ("tolled", "reset_pending"):

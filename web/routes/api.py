@@ -106,6 +106,11 @@ class ClosureBody(BaseModel):
     date: str
 
 
+class RebaseBody(BaseModel):
+    reason: str = Field(..., description="why the clock is rebased (goes into the ledger)")
+    date: str | None = Field(None, description="the day recorded (default: today)")
+
+
 class EvidenceBody(BaseModel):
     description: str
     filename: str = ""
@@ -410,6 +415,13 @@ async def closure(
     request: Request, application_id: str, body: ClosureBody, user: CurrentUser = User
 ):
     return await _clock(request, user, application_id, "clock.closure", body)
+
+
+@router.post("/applications/{application_id}/rebase", responses=ERRORS)
+async def rebase(request: Request, application_id: str, body: RebaseBody, user: CurrentUser = User):
+    """Apply the current rule pack and calendar layers to a running clock (administrator
+    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    return await _clock(request, user, application_id, "clock.rebase", body)
 
 
 @router.get("/projects/{project_id}/reports/{kind}", responses=ERRORS)

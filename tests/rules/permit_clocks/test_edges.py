@@ -437,3 +437,16 @@ def test_cotati_jurisdiction_uses_its_adopted_holidays_and_closures() -> None:
     # Cotati's file adopts Nov 26-27, Dec 24-25 and Jan 1 and closes Dec 31.
     assert r["due_date"] == "2027-01-11"
     assert r["conservative_date"] == "2027-01-08"
+
+
+def test_a_map_request_after_six_years_of_extensions_is_refused() -> None:
+    events = [
+        ev("approved", "2026-04-14"),
+        ev("extension_requested", "2029-03-05"),
+        ev("extension_granted", "2029-04-30", months=72),
+        ev("extension_requested", "2034-01-05"),
+    ]
+    r = compute("ca_tentative_map_expiry", events, facts={"ordinance_months": 12})
+    assert r["due_date"] == r["hard_stop"] == "2035-04-14"
+    assert r["extensions"]["months_left"] == 0
+    assert any("no extension left" in w for w in r["warnings"])
