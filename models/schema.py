@@ -121,6 +121,8 @@ class Project(Base):
     planned: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     signoffs: Mapped[list[Any]] = mapped_column(JSON, default=list)
     departments: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # The resolution's adoption date (ISO): the `approval` anchor of its time limits.
+    approved_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -151,6 +153,8 @@ class ConditionRow(Base):
     comments: Mapped[list[Any]] = mapped_column(JSON, default=list)
     sub_items: Mapped[list[Any]] = mapped_column(JSON, default=list)
     related: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Time limits written in the condition (conditions.md §8), as parsed or corrected.
+    time_limits: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class AuditRow(Base):

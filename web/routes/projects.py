@@ -85,6 +85,7 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         "targets": targets,
         "monitored": MONITORED_GATES,
         "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
+        "condition_limits": [(r, t) for r in rows for t in r.time_limits or []],
         "time_limit_clocks": time_limit_clocks,
     }
 
