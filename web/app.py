@@ -16,6 +16,7 @@ from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
 from web.actions import ActionFailed, Gateway
+from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.operations import Operations
@@ -85,6 +86,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             del response.headers["Content-Security-Policy"]
         return response
 
+    # Added last, so outermost: a body over its limit is refused before anything reads it.
+    app.add_middleware(BodyLimit, upload_limit=settings.max_upload_bytes)
     return app
 
 
