@@ -19,16 +19,15 @@ PASSWORD = "correct horse battery"
 
 
 def standalone_settings(tmp_path: Path, **overrides: Any) -> Settings:
-    return dataclasses.replace(
-        load_settings(),
-        data_dir=tmp_path / "var",
-        database_url=f"sqlite:///{tmp_path / 'app.db'}",
+    values: dict[str, Any] = {
+        "data_dir": tmp_path / "var",
+        "database_url": f"sqlite:///{tmp_path / 'app.db'}",
         # Nothing listens here: an action that needed Temporal would say it is unreachable.
-        temporal_address="127.0.0.1:9",
-        secret_key="standalone-tests-secret",
-        public_url="http://testserver",
-        **overrides,
-    )
+        "temporal_address": "127.0.0.1:9",
+        "secret_key": "standalone-tests-secret",
+        "public_url": "http://testserver",
+    }
+    return dataclasses.replace(load_settings(), **{**values, **overrides})
 
 
 def standalone_client(settings: Settings, **kwargs: Any) -> TestClient:
