@@ -84,6 +84,21 @@ class Settings:
     # keeps retrying); seconds a stopping worker lets running activities finish.
     mail_alert_after_attempts: int = 10
     graceful_shutdown_seconds: int = 30
+    # Jurisdictions are data (rules/data/jurisdictions/<key>.json, plus any in
+    # jurisdictions_dir): the one used when a request names none.
+    default_jurisdiction: str = ""
+    jurisdictions_dir: str = ""
+    # mTLS to the Temporal frontend (all three files, or none): the client certificate and
+    # key the app presents, the CA that signed the server's; server_name overrides SNI.
+    temporal_tls_cert: str = ""
+    temporal_tls_key: str = ""
+    temporal_tls_ca: str = ""
+    temporal_tls_server_name: str = ""
+    # The CLI's staff commands call the web app's API with a personal access token: the
+    # API's base URL and the token (else from the `clearance login` file, cli_config).
+    api_url: str = ""
+    api_token: str = ""
+    cli_config: str = ""
     # Security (issue 13): the largest evidence upload; minutes a session may sit idle
     # before it ends; the reverse proxies whose X-Forwarded-For/-Proto are believed
     # (comma-separated addresses; empty: none, the connection's own address and scheme
@@ -145,6 +160,15 @@ def load_settings() -> Settings:
         payload_old_keys=_env("CLEARANCE_PAYLOAD_OLD_KEYS", ""),
         mail_alert_after_attempts=int(_env("CLEARANCE_MAIL_ALERT_AFTER_ATTEMPTS", "10")),
         graceful_shutdown_seconds=int(_env("CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS", "30")),
+        default_jurisdiction=_env("CLEARANCE_DEFAULT_JURISDICTION", ""),
+        jurisdictions_dir=_env("CLEARANCE_JURISDICTIONS_DIR", ""),
+        temporal_tls_cert=_env("CLEARANCE_TEMPORAL_TLS_CERT", ""),
+        temporal_tls_key=_env("CLEARANCE_TEMPORAL_TLS_KEY", ""),
+        temporal_tls_ca=_env("CLEARANCE_TEMPORAL_TLS_CA", ""),
+        temporal_tls_server_name=_env("CLEARANCE_TEMPORAL_TLS_SERVER_NAME", ""),
+        api_url=_env("CLEARANCE_API_URL", ""),
+        api_token=_env("CLEARANCE_API_TOKEN", ""),
+        cli_config=_env("CLEARANCE_CLI_CONFIG", ""),
         max_upload_mb=int(_env("CLEARANCE_MAX_UPLOAD_MB", "25")),
         session_idle_minutes=int(_env("CLEARANCE_SESSION_IDLE_MINUTES", "30")),
         trusted_proxies=_env("CLEARANCE_TRUSTED_PROXIES", ""),

@@ -12,16 +12,17 @@ from itsdangerous import URLSafeTimedSerializer
 from temporalio.client import Client
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
-from web.actions import ActionFailed, Gateway
 from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.login_throttle import LoginThrottle
-from web.operations import Operations
 from web.security import Signer, secret_key
 
 log = logging.getLogger("clearance.web")
@@ -38,7 +39,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         sessions=session_factory(engine),
         accounts=Accounts(engine, settings.session_idle_minutes),
         gateway=gateway,
-        operations=Operations(engine, gateway),
+        actions=Actions(settings, engine, gateway),
         signer=Signer(key),
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
@@ -66,11 +67,14 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         portal,
         projects,
         records,
+        tokens,
     )
 
     for module in (auth, dashboard, applications, projects, records, admin, portal, calendar):
         app.include_router(module.router, include_in_schema=False)
+    app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
+    app.include_router(tokens.api_router)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
@@ -110,6 +114,7 @@ def _page(request: Request, status: int, title: str, message: str) -> HTMLRespon
         csrf_token="",
         flash=None,
         today=ctx.today(),
+        time_zone=ctx.time_zone(),
         status=status,
         title=title,
         message=message,

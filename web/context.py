@@ -16,12 +16,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
-from web.actions import Gateway
 from web.login_throttle import LoginThrottle
-from web.operations import Operations
 from web.present import filters
 from web.security import Signer
 
@@ -29,7 +30,6 @@ TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 SESSION_COOKIE = "clearance_session"
 FLASH_COOKIE = "clearance_flash"
-CITY_TIME_ZONE = "America/Los_Angeles"
 
 
 @dataclass
@@ -39,14 +39,27 @@ class AppContext:
     sessions: sessionmaker[Session]
     accounts: Accounts
     gateway: Gateway
-    operations: Operations
+    actions: Actions
     signer: Signer
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
 
-    def today(self) -> date:
-        return pendulum.now(CITY_TIME_ZONE).date()
+    @property
+    def operations(self) -> Actions:
+        """The action layer under its earlier name (routes written before actions/)."""
+        return self.actions
+
+    def today(self, jurisdiction_key: str = "") -> date:
+        """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""
+        return pendulum.now(self.time_zone(jurisdiction_key)).date()
+
+    def time_zone(self, jurisdiction_key: str = "") -> str:
+        """A jurisdiction's time zone; one no longer configured falls back to the default's."""
+        try:
+            return self.actions.city(jurisdiction_key).time_zone
+        except ActionFailed:
+            return self.actions.city().time_zone
 
 
 def template_environment() -> Environment:
@@ -85,18 +98,26 @@ def render(
             carried = (str(kind), str(message))
         except (BadSignature, ValueError):
             carried = None
+    # A page about one record passes its jurisdiction: dates and "today" are that city's.
+    jurisdiction_key = str(values.pop("jurisdiction_key", "") or "")
     body = ctx.templates.get_template(template).render(
         request=request,
         user=session.user if session else None,
         csrf_token=session.csrf_token if session else "",
         flash=flash or carried,
-        today=ctx.today(),
+        today=ctx.today(jurisdiction_key),
+        time_zone=ctx.time_zone(jurisdiction_key),
         **values,
     )
     response = HTMLResponse(body, status_code=status)
     if raw:
         delete_cookie(request, response, FLASH_COOKIE)
     return response
+
+
+def client_address(request: Request) -> str:
+    """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
+    return request.client.host if request.client else "unknown"
 
 
 def over_https(request: Request) -> bool:

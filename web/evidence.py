@@ -21,9 +21,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.datastructures import UploadFile
 
+from actions.errors import ActionFailed
 from models.schema import EvidenceFile
 from web.accounts import now
-from web.actions import ActionFailed
 from web.file_types import sniff
 
 DEFAULT_MAX_BYTES = 25 * 1024 * 1024

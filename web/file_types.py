@@ -9,7 +9,7 @@ from pathlib import Path
 
 import puremagic
 
-from web.actions import ActionFailed
+from actions.errors import ActionFailed
 
 ACCEPTED = "PDF, an image (PNG, JPEG, GIF, TIFF, WebP, HEIC, BMP), an office document or plain text"
 

@@ -183,7 +183,7 @@ def test_accepted_types_are_recognised_by_content(
 def test_other_content_is_refused_whatever_it_is_called(
     tmp_path: Path, content: bytes, why: str
 ) -> None:
-    from web.actions import ActionFailed
+    from actions.errors import ActionFailed
 
     path = tmp_path / "upload"
     path.write_bytes(content)

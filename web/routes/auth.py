@@ -11,6 +11,7 @@ from sqlalchemy import text
 from web.accounts import SESSION_DAYS, AccountError, CurrentUser, now
 from web.context import (
     SESSION_COOKIE,
+    client_address,
     ctx_of,
     delete_cookie,
     redirect_with_flash,
@@ -94,11 +95,6 @@ async def login(request: Request) -> Response:
     start_session(request, response, user)
     delete_cookie(request, response, LOGIN_CSRF_COOKIE)
     return response
-
-
-def client_address(request: Request) -> str:
-    """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
-    return request.client.host if request.client else "unknown"
 
 
 def start_session(request: Request, response: Response, user: CurrentUser) -> None:

@@ -30,7 +30,7 @@ def dashboard(request: Request) -> HTMLResponse:
     user = session.user
     queue_department = user.department if user.role == "department_reviewer" else None
     with ctx.sessions() as db:
-        clocks = readmodel.clocks(db, ctx.today(), _int(params.get("clocks_page")))
+        clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")))
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
     return render(
