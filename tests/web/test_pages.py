@@ -392,4 +392,4 @@ def test_repeated_wrong_passwords_are_throttled(browser: Browser) -> None:
         data={"email": email, "password": "clearance-demo", "csrf_token": csrf_of(page.text)},
     )
     assert right.status_code == 429  # even the right password waits out the window
-    browser.client.app.state.ctx.throttle.succeeded(email)  # type: ignore[attr-defined]
+    browser.client.app.state.ctx.throttle.succeeded(email, "testclient")  # type: ignore[attr-defined]
