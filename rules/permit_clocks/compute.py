@@ -66,7 +66,7 @@ def _ranks(rule_id: str) -> Mapping[str, int]:
         if rule.pauses and kind == rule.pauses.pause:
             return 3
         if rule.pauses and kind == rule.pauses.resume:
-            return 4
+            return 3  # same rank as a pause: a pause and a resume of one day keep their order
         if rule.extensions and kind == rule.extensions.request:
             return 5
         if rule.extensions and kind in (rule.extensions.grant, rule.extensions.deny):

@@ -548,7 +548,8 @@ class Pass:
             event.date,
             event.type,
             f"paused ({event.reason}); the pause day counts, "
-            f"{_plural(left, 'days' if self.counting == 'ccp12' else self.counting)} left",
+            f"{_plural(left, 'business_days' if self.counting == 'business_days' else 'days')} "
+            "left",
             left,
             spec.citation,
         )
@@ -584,7 +585,7 @@ class Pass:
         self.line(
             when,
             "resumed",
-            f"{what}: {days} paused days do not count; due {self.due.isoformat()}",
+            f"{what}: {_plural(days, 'days')} paused do not count; due {self.due.isoformat()}",
             days,
             spec.citation,
         )  # type: ignore[union-attr]
