@@ -303,6 +303,9 @@ class Pass:
         """Move a running clock to `lapsed` once `today` is past its deadline."""
         if self.state != "running" or self.open_pause is not None:
             return
+        due = self.due
+        if due is not None and today <= due and self.hard_stop is None:
+            return  # the deadline can only be later than `due` (companion, pending request)
         due = self.effective_due()
         if due is not None and today > due:
             self.state = "lapsed"
