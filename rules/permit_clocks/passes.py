@@ -216,8 +216,10 @@ class Pass:
         if counting == "days" or self.reading.roll == "unrolled":
             self.due = self.nominal
             return
-        self.due, skipped = roll_forward(self.nominal, self.closed("ccp12"))
-        if skipped and self.keep_ledger:
+        closed = self.closed("ccp12")
+        self.due = closed.roll(self.nominal)
+        if self.due != self.nominal and self.keep_ledger:
+            _, skipped = roll_forward(self.nominal, closed)
             why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
             self.line(
                 self.nominal,
