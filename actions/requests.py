@@ -614,28 +614,44 @@ def project_request(action: str, project_id: str, fields: dict[str, Any]) -> Pro
 
 @dataclass(frozen=True, kw_only=True)
 class ImportProject:
-    """A parsed resolution (the parse contract), reviewed and corrected, becomes a project.
-    `corrections` is {number: {"gates"|"kind"|"department": value}}."""
+    """A parsed resolution (the parse contract), reviewed and corrected, becomes a project,
+    or, with `existing`, joins an existing project (an amendment, a further approval).
+    `corrections` is {number: {"gates"|"kind"|"department"|"time_limits": value}} (time
+    limits in their short form, rules/conditions/time_limits.py); `prefix` numbers the
+    conditions apart ("A-" gives "A-1"); `approved_on` is the adoption date when the parse
+    found none (the `approval` their time limits count from)."""
 
     permission: ClassVar[str] = "project.import"
     project_id: str
-    name: str
-    project_manager_email: str
-    applicant_email: str
     resolution: ParsedResolution
+    name: str = ""
+    project_manager_email: str = ""
+    applicant_email: str = ""
     applicant_name: str = ""
     jurisdiction: str = ""
     corrections: dict[str, dict[str, str]] = field(default_factory=dict)
+    existing: bool = False
+    prefix: str = ""
+    approved_on: str | None = None
 
     def __post_init__(self) -> None:
         pid = _text(self.project_id)
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", pid):
             raise bad(f"project_id: letters, digits, '.', '_' and '-' only, not {pid!r}")
         object.__setattr__(self, "project_id", pid)
-        _required(_text(self.name), "name", "give the project a name")
-        for name in ("project_manager_email", "applicant_email"):
-            if "@" not in _text(getattr(self, name)):
-                raise bad(f"{name}: give an e-mail address")
+        if not self.existing:
+            _required(_text(self.name), "name", "give the project a name")
+            for name in ("project_manager_email", "applicant_email"):
+                if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", _text(getattr(self, name))):
+                    raise bad(f"{name}: give an e-mail address")
+        prefix = _text(self.prefix)
+        if prefix and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]{0,9}", prefix):
+            raise bad("prefix: up to 10 letters, digits, '.' or '-' (e.g. A-)")
+        object.__setattr__(self, "prefix", prefix)
+        approved = _text(self.approved_on) or None
+        if approved and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", approved):
+            raise bad("approved_on: give the adoption date as YYYY-MM-DD")
+        object.__setattr__(self, "approved_on", approved)
         if not self.resolution.conditions:
             raise bad("resolution: no conditions were found in it")
 

@@ -57,6 +57,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
+    # Importing a resolution into a new or an existing project (corrections audited).
     "project.import": ("project_manager", "planning_manager", "admin"),
     # Applicant links, and the administrator's pages.
     "link.create": ("project_manager", "planning_manager", "admin"),

@@ -117,6 +117,23 @@ def department_label(key: Any) -> str:
     return DEPARTMENTS.get(value, value.replace("_", " "))
 
 
+def describe_time_limit(limit: dict[str, Any]) -> str:
+    from rules.conditions.time_limits import describe
+
+    return describe(limit)
+
+
+def time_limit_ends(limit: dict[str, Any], approved_on: str | None = None) -> str:
+    """When it runs out, or what it waits for ("counts from invoice, not recorded yet")."""
+    from rules.conditions.time_limits import ends_on
+
+    anchor = approved_on if limit.get("anchor") == "approval" else None
+    end = ends_on(limit, anchor)
+    if end:
+        return end
+    return f"counts from {limit.get('anchor') or 'an event'}, not recorded yet"
+
+
 def filters() -> dict[str, Any]:
     return {
         "status_label": status_label,
@@ -126,4 +143,6 @@ def filters() -> dict[str, Any]:
         "milestone_label": milestone_label,
         "days_left": days_left_phrase,
         "risk_label": lambda r: RISK_LABELS.get(r, r),
+        "time_limit": describe_time_limit,
+        "time_limit_ends": time_limit_ends,
     }
