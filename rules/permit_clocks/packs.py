@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -76,9 +77,11 @@ class Period:
     cases: tuple[Case, ...] = ()
     plus_fact: str | None = None  # e.g. ordinance_months added to the amount
 
-    @property
-    def unit(self) -> str:
-        return {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+    unit: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        unit = {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True)
@@ -220,8 +223,8 @@ class Rule:
     def rule_version(self) -> str:
         return f"{self.pack}@{self.version}"
 
-    @property
-    def own_events(self) -> tuple[str, ...]:
+    @cached_property
+    def own_events(self) -> frozenset[str]:
         """Every event type this rule (not its chain) acts on."""
         names: list[str] = [*self.start.events, *self.start.restart, *self.met_by]
         if self.items is not None:
@@ -236,7 +239,7 @@ class Rule:
         names += [t.event for t in self.terminators]
         names += [v.requires_event for v in self.consequence.versions if v.requires_event]
         names += [*self.also_takes, "withdrawn"]
-        return tuple(dict.fromkeys(names))
+        return frozenset(names)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from web import readmodel
 from web.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
-from web.evidence import store_upload, stored_path
+from web.evidence import staged_upload, stored_path
 
 router = APIRouter()
 
@@ -77,6 +77,7 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "view": view,
         "filters": filters,
@@ -84,6 +85,7 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         "targets": targets,
         "monitored": MONITORED_GATES,
         "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
+        "condition_limits": [(r, t) for r in rows for t in r.time_limits or []],
         "time_limit_clocks": time_limit_clocks,
     }
 
@@ -115,6 +117,7 @@ def _condition_context(request: Request, project_id: str, number: str) -> dict[s
             c for c in project_clocks(db, project_id) if c.condition_number == number
         ]
     return {
+        "jurisdiction_key": project.jurisdiction,
         "time_limit_clocks": time_limit_clocks,
         "project": project,
         "c": row,
@@ -154,17 +157,20 @@ async def condition_action(request: Request, project_id: str, number: str, name:
         if name == "submit-evidence" and isinstance(upload, UploadFile) and upload.filename:
             # Refuse before storing anything when the role may not submit.
             require(who, "condition.submit_evidence")
-            sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
-            await ctx.operations.submit_evidence_file(
-                who,
-                project_id,
-                number,
-                fields,
-                sha256=sha,
-                size=size,
-                filename=filename,
-                content_type=upload.content_type or "",
-            )
+            async with staged_upload(
+                ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
+            ) as staged:
+                await ctx.operations.submit_evidence_file(
+                    who,
+                    project_id,
+                    number,
+                    fields,
+                    sha256=staged.sha256,
+                    size=staged.size,
+                    filename=staged.filename,
+                    content_type=staged.content_type,
+                )
+                staged.keep()
         else:
             await ctx.operations.condition_action(
                 who, project_id, number, CONDITION_ACTIONS[name], fields
@@ -240,6 +246,7 @@ def _signoff_context(request: Request, project_id: str, milestone: str) -> dict[
         None,
     )
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "milestone": milestone,
         "gated": gated,
