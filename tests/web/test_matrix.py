@@ -128,6 +128,19 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/outbox"): "read",
     ("POST", "/api/v1/links"): "link.create",
     ("POST", "/api/v1/links/{link_id}/revoke"): "link.revoke",
+    # Permit clocks (web/routes/permits.py).
+    ("GET", "/deadlines"): "read",
+    ("GET", "/permits"): "read",
+    ("GET", "/permits/new"): "permit.open",
+    ("POST", "/permits/new"): "permit.open",
+    ("GET", "/permits/{clock_id}"): "read",
+    ("POST", "/permits/{clock_id}/events"): "permit.record",
+    ("GET", "/api/v1/deadlines"): "read",
+    ("GET", "/api/v1/permits"): "read",
+    ("POST", "/api/v1/permits"): "permit.open",
+    ("GET", "/api/v1/permits/{clock_id}"): "read",
+    ("POST", "/api/v1/permits/{clock_id}/events"): "permit.record",
+    ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
 }
 
 
