@@ -70,3 +70,21 @@ async def test_upload_a_pdf_correct_two_gates_and_import(journey: Journey, tmp_p
     facts = page.locator("dl.facts")
     await expect(facts).to_contain_text(re.compile(r"Building permit.*corrected"))
     await journey.shot("condition 1 corrected at import")
+
+
+async def test_the_demo_has_a_second_project_with_its_expiry_running(journey: Journey) -> None:
+    from datetime import timedelta
+
+    from rules.conditions.time_limits import add_months
+    from stack.demo import TAPROOM_APPROVED_DAYS_AGO, TAPROOM_ID
+    from tests.browser.steps import city_today
+
+    approved = city_today() - timedelta(days=TAPROOM_APPROVED_DAYS_AGO)
+    page = await journey.login("pm@cotati.example")
+    await page.goto(f"/projects/{TAPROOM_ID}")
+    clock = page.locator('[data-testid=time-limit-row][data-condition="PL-2"]')
+    await expect(clock).to_contain_text(add_months(approved, 24).isoformat(), timeout=30_000)
+    await expect(clock).to_contain_text("running")
+    waiting = page.get_by_test_id("section-time-limits-waiting")
+    await expect(waiting).to_contain_text("counts from invoice, not recorded yet")
+    await journey.shot("second demo project: prefixed numbers, expiry clock running")
