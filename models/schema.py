@@ -173,6 +173,11 @@ class AuditRow(Base):
     condition_number: Mapped[str | None] = mapped_column(String(20))
     reason: Mapped[str] = mapped_column(Text, default="")
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Tamper evidence (rules/audit_chain.py): the entry's place in its project's chain,
+    # the hash of the entry before it, and its own hash over its content and that link.
+    seq: Mapped[int | None] = mapped_column(Integer)
+    prev_hash: Mapped[str] = mapped_column(String(64), default="")
+    entry_hash: Mapped[str] = mapped_column(String(64), default="")
 
 
 # -- Operations: alerts raised to the operator (owned by the operations code) -------------
@@ -223,6 +228,22 @@ class WebSession(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When the session was last used (kept to the minute): idle past the setting, it ends.
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LoginThrottleRow(Base):
+    """Failed log-ins counted per account, per (account, address) and per address, shared
+    by every web process. The key is a hash, so no typed e-mail (or password typed into the
+    e-mail field) is kept."""
+
+    __tablename__ = "login_throttles"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(20))  # account | account_address | address
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ApiToken(Base):
@@ -373,3 +394,7 @@ class PermitEventRow(Base):
     recorded_by: Mapped[str] = mapped_column(String(200), default="")
     note: Mapped[str] = mapped_column(Text, default="")
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# One entry per place in a project's audit chain: two writers racing would fail, not fork it.
+Index("ux_audit_log_project_seq", AuditRow.project_id, AuditRow.seq, unique=True)

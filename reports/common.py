@@ -179,11 +179,11 @@ def render(template: str, **context: Any) -> str:
 
 
 # Spreadsheet programs run a cell that starts with one of these as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return "" if value is None else value
 

@@ -136,6 +136,7 @@ def _web_server(settings: Settings, client: Any) -> uvicorn.Server:
         port=settings.web_port,
         log_level="warning",
         lifespan="off",
+        proxy_headers=False,  # the app applies CLEARANCE_TRUSTED_PROXIES itself
     )
     return _EmbeddedWebServer(config)
 

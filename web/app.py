@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
 from temporalio.client import Client
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from actions.errors import ActionFailed
 from actions.layer import Actions
@@ -18,9 +19,11 @@ from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
+from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
-from web.security import LoginThrottle, Signer, secret_key
+from web.login_throttle import LoginThrottle
+from web.security import Signer, secret_key
 
 log = logging.getLogger("clearance.web")
 
@@ -34,13 +37,13 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         settings=settings,
         engine=engine,
         sessions=session_factory(engine),
-        accounts=Accounts(engine),
+        accounts=Accounts(engine, settings.session_idle_minutes),
         gateway=gateway,
         actions=Actions(settings, engine, gateway),
         signer=Signer(key),
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
-        throttle=LoginThrottle(),
+        throttle=LoginThrottle(engine),
     )
     app = FastAPI(
         title="Clearance",
@@ -97,6 +100,12 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             del response.headers["Content-Security-Policy"]
         return response
 
+    # Added last, so outermost: a body over its limit is refused before anything reads it.
+    app.add_middleware(BodyLimit, upload_limit=settings.max_upload_bytes)
+    if settings.trusted_proxies:
+        # Behind a reverse proxy: the client's address (log-in throttling) and the scheme
+        # (Secure cookies) come from its X-Forwarded-For/-Proto, believed only from it.
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
 
 

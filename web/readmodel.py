@@ -51,8 +51,13 @@ class Page:
         return self.page > 1
 
 
+# Far past any real list, and small enough that its OFFSET fits the database's integer (a
+# page number of 10**20 in a URL made SQLite raise OverflowError: found by the API fuzz).
+MAX_PAGE = 1_000_000
+
+
 def _page(page: int) -> int:
-    return max(1, page)
+    return min(max(1, page), MAX_PAGE)
 
 
 # -- wireless clocks --------------------------------------------------------------------------

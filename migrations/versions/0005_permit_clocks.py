@@ -1,7 +1,7 @@
 """permit clocks: the read model of PermitClockWorkflow
 
 Revision ID: 0005
-Revises: 0001
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0001"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,7 +1,7 @@
 """conditions' time limits and the project's approval date (issue 11)
 
 Revision ID: 0006
-Revises: 0001
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0001"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -206,7 +206,7 @@ def _result(
     sink: list[Issue] | None = None,
 ) -> dict[str, Any]:
     own = _order(events, rule)
-    by_label = {s.label: s for s in starts}
+    by_label = {s.label: s for s in starts} if starts else {}
     readings = _readings(rule, own, starts)
     passes = [
         _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
@@ -214,7 +214,7 @@ def _result(
         if r.roll != "conservative"
     ]
     # Without a closure in reach both calendars give the same dates: skip those passes.
-    if _closure_matters(calendar, own, passes, starts, as_of):
+    if len(passes) < len(readings) and _closure_matters(calendar, own, passes, starts, as_of):
         # Dates only move earlier with an earlier start or fewer closed days, so the
         # conservative calendar is combined with the earliest chained start only.
         dated = [c for c in starts if c.date is not None]
@@ -235,10 +235,10 @@ def _result(
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {(_iso(literal.final), literal.status, consequence)}
+    seen = {(_iso(literal.final), literal.final_status, consequence)}
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = (_iso(p.final), p.status, alt_consequence)
+        key = (_iso(p.final), p.final_status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -247,7 +247,7 @@ def _result(
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
                 "due_date": _iso(p.final),
-                "status": p.status,
+                "status": p.final_status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
                 "consequence_citation": alt_citation,
@@ -263,7 +263,7 @@ def _result(
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = _iso(literal.pending_request)
-        can_ask = literal.status == "running" and extensions["left"] != 0
+        can_ask = literal.final_status == "running" and extensions["left"] != 0
         extensions["request_by"] = _iso(earliest.final) if can_ask else None
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
@@ -300,8 +300,8 @@ def _result(
         "due_date": _iso(due),
         "conservative_date": _iso(earliest.final),
         "hard_stop": _iso(literal.hard_stop),
-        "status": literal.status,
-        "conservative_status": earliest.status,
+        "status": literal.final_status,
+        "conservative_status": earliest.final_status,
         "consequence": consequence,
         "consequence_text": rule.consequence.text
         if consequence == rule.consequence.default

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -77,9 +77,11 @@ class Period:
     cases: tuple[Case, ...] = ()
     plus_fact: str | None = None  # e.g. ordinance_months added to the amount
 
-    @property
-    def unit(self) -> str:
-        return {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+    unit: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        unit = {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,15 @@ def _plural(n: int, unit: str) -> str:
 def _cond_holds(cond: Cond, facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
     if cond.source == "fact":
         return cond.holds(facts.get(cond.name))
-    return event is not None and cond.holds(event.field(cond.name))
+    return event is not None and cond.holds(getattr(event, cond.name, None))
+
+
+def _all_hold(conds: tuple[Cond, ...], facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
+    # A loop, not all(<genexpr>): this runs for every period case of every pass.
+    for cond in conds:  # noqa: SIM110
+        if not _cond_holds(cond, facts, event):
+            return False
+    return True
 
 
 @dataclass(slots=True)
@@ -85,6 +93,9 @@ class Pass:
     keep_ledger: bool = True
     latest: date | None = None  # the latest deadline this pass counted (closure window)
     final: date | None = None  # the deadline once every event is applied (see finish)
+    final_status: str = "awaiting_start"
+    _ccp12: Any = None
+    _business: Any = None
     ledger: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     provisional_notes: list[str] = field(default_factory=list)
@@ -140,8 +151,17 @@ class Pass:
         self.issues.append(Issue(-1 if event is None else event.index, "warn", message))
 
     def closed(self, convention: str) -> Any:
-        reading = "conservative" if self.reading.roll == "conservative" else "literal"
-        return self.calendar.closed(convention, reading)
+        if convention == "ccp12":
+            if self._ccp12 is None:
+                self._ccp12 = self.calendar.closed(convention, self._calendar_reading)
+            return self._ccp12
+        if self._business is None:
+            self._business = self.calendar.closed(convention, self._calendar_reading)
+        return self._business
+
+    @property
+    def _calendar_reading(self) -> Any:
+        return "conservative" if self.reading.roll == "conservative" else "literal"
 
     def period_amount(self, event: PermitEvent | None) -> tuple[int, str]:
         """The period for this start: the first case whose conditions hold, plus any
@@ -149,7 +169,7 @@ class Pass:
         period = self.rule.period
         amount, note = period.amount, ""
         for case in period.cases:
-            if all(_cond_holds(c, self.facts, event) for c in case.when):
+            if _all_hold(case.when, self.facts, event):
                 amount = case.amount
                 if not self.keep_ledger:
                     break
@@ -213,6 +233,13 @@ class Pass:
         due = self.due
         if due is None or self.open_pause is not None:
             return None  # while paused the deadline is not known yet
+        if (
+            self.companion_until is None
+            and self.pending_request is None
+            and self.denied_on is None
+            and self.hard_stop is None
+        ):
+            return due
         if self.companion_until is not None and self.companion_until > due:
             due = self.companion_until
         ext = self.rule.extensions
@@ -777,6 +804,7 @@ class Pass:
         if self.as_of is not None:
             self.check_lapse(self.as_of)
         self.final = self.effective_due()
+        self.final_status = self.status
 
     @property
     def status(self) -> str:

@@ -19,7 +19,7 @@ from web import readmodel
 from web.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
-from web.evidence import store_upload, stored_path
+from web.evidence import staged_upload, stored_path
 
 router = APIRouter()
 
@@ -164,17 +164,20 @@ async def condition_action(request: Request, project_id: str, number: str, name:
         if name == "submit-evidence" and isinstance(upload, UploadFile) and upload.filename:
             # Refuse before storing anything when the role may not submit.
             require(who, "condition.submit_evidence")
-            sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
-            await ctx.operations.submit_evidence_file(
-                who,
-                project_id,
-                number,
-                fields,
-                sha256=sha,
-                size=size,
-                filename=filename,
-                content_type=upload.content_type or "",
-            )
+            async with staged_upload(
+                ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
+            ) as staged:
+                await ctx.operations.submit_evidence_file(
+                    who,
+                    project_id,
+                    number,
+                    fields,
+                    sha256=staged.sha256,
+                    size=staged.size,
+                    filename=staged.filename,
+                    content_type=staged.content_type,
+                )
+                staged.keep()
         else:
             await ctx.operations.condition_action(
                 who, project_id, number, CONDITION_ACTIONS[name], fields

@@ -139,7 +139,7 @@ def test_catalog_lists_events_facts_and_chains() -> None:
     )
     assert psa["next"] == ["ca_haa_consistency", "ca_psa_decision"]
     assert by_id["building_permit_expiry"]["event_fields"]["inspection"] == ["qualifying", "result"]
-    assert {p["key"] for p in pack_catalog()} == {"california", "building", "cotati"}
+    assert {p["key"] for p in pack_catalog()} >= {"california", "building", "cotati"}
 
 
 def test_the_documented_local_pack_example_loads() -> None:
