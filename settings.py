@@ -23,6 +23,10 @@ SEARCH_ATTRIBUTES: dict[str, str] = {
     "Jurisdiction": "Keyword",
     "ApplicationCategory": "Keyword",
     "DeemedApprovalRisk": "Bool",
+    # Permit clocks (workflows/permit_clock_support.py).
+    "PermitRule": "Keyword",
+    "PermitDueDate": "Datetime",
+    "PermitConsequence": "Keyword",
 }
 
 

@@ -41,6 +41,7 @@ class ProjectRecords:
             "planned": rec.planned,
             "signoffs": [asdict(s) for s in rec.signoffs],
             "departments": [asdict(d) for d in info.departments],
+            "approved_on": info.approved_on,
             "updated_at": now,
         }
         project = Project.__table__
@@ -121,7 +122,7 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "number": spec.number,
         "position": position,
         "code": spec.code,
-        "department": spec.department,
+        "department": spec.department or "",
         "department_key": c.department_key,
         "section": spec.section,
         "text": spec.text,
@@ -136,4 +137,5 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "comments": [asdict(m) for m in c.comments],
         "sub_items": [asdict(s) for s in spec.sub_items],
         "related": list(spec.related),
+        "time_limits": [dict(t) for t in spec.time_limits],
     }

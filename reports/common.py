@@ -89,6 +89,7 @@ def condition_state(row: ConditionRow) -> ConditionState:
         gate_source=row.gate_source,
         kind=row.kind,
         related=list(row.related or []),
+        time_limits=[dict(t) for t in row.time_limits or []],
     )
     return ConditionState(
         spec=spec,

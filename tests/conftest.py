@@ -17,6 +17,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.database import fresh_database, suite_server_url
+from workflows.permit_clock_support import PERMIT_CONSEQUENCE, PERMIT_DUE_DATE, PERMIT_RULE
 from workflows.shot_clock import (
     APPLICATION_CATEGORY,
     CLOCK_STATUS,
@@ -36,6 +37,9 @@ SEARCH_ATTRIBUTE_KEYS = [
     JURISDICTION,
     APPLICATION_CATEGORY,
     DEEMED_APPROVAL_RISK,
+    PERMIT_RULE,
+    PERMIT_DUE_DATE,
+    PERMIT_CONSEQUENCE,
 ]
 
 

@@ -64,17 +64,25 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         auth,
         calendar,
         dashboard,
+        permits,
         portal,
         projects,
         records,
+        resolutions,
         tokens,
     )
 
-    for module in (auth, dashboard, applications, projects, records, admin, portal, calendar):
+    # resolutions before projects: "/projects/import" is not a project id
+    for module in (auth, dashboard, applications, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
+    for module in (portal, calendar):
+        app.include_router(module.router, include_in_schema=False)
+    app.include_router(permits.router, include_in_schema=False)
+    app.include_router(permits.api)
     app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
     app.include_router(tokens.api_router)
+    app.include_router(resolutions.api)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]

@@ -3,7 +3,7 @@ gateway, the signer and the templates; plus rendering with the session and flash
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
 from web.login_throttle import LoginThrottle
 from web.present import filters
+from web.resolution_import import ImportJobs
 from web.security import Signer
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
@@ -44,6 +45,7 @@ class AppContext:
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
+    imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
 
     @property
     def operations(self) -> Actions:

@@ -1,7 +1,7 @@
 """security: audit hash chain, login throttles, session idle time
 
 Revision ID: 0004
-Revises: 0001
+Revises: 0002
 
 Existing audit entries are chained on upgrade, per project, in the order they were
 written (their row id), exactly as the record_project activity chains new ones.
@@ -19,7 +19,7 @@ from alembic import op
 from rules.audit_chain import GENESIS, link
 
 revision: str = "0004"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

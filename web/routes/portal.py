@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.condition_clocks import project_clocks
 from actions.errors import ActionFailed
 from models.schema import ApplicantLink
 from rules.access import Principal, require
@@ -107,6 +108,7 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
                 "awaiting": [r for r in rows if r.status in ("submitted", "in_review")],
                 "files": [f for f in files if f.link_id == link.link_id],
                 "targets": (project.planned or {}).get("milestone_targets") or {},
+                "time_limit_clocks": project_clocks(db, link.scope_id),
                 "portal_csrf": ctx.signer.form_token("portal", link.link_id),
             }
         app = readmodel.application(db, link.scope_id)

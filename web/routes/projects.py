@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.condition_clocks import project_clocks
 from actions.errors import ActionFailed
 from models.conditions import KINDS, RESOLVED_STATUSES
 from models.schema import EvidenceFile
@@ -71,10 +72,12 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         if project is None:
             raise HTTPException(404, f"There is no project {project_id!r}.")
         rows = readmodel.conditions(db, project_id)
+        time_limit_clocks = project_clocks(db, project_id)
     view = readmodel.project_view(project, rows, **filters)
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "view": view,
         "filters": filters,
@@ -82,6 +85,8 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         "targets": targets,
         "monitored": MONITORED_GATES,
         "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
+        "condition_limits": [(r, t) for r in rows for t in r.time_limits or []],
+        "time_limit_clocks": time_limit_clocks,
     }
 
 
@@ -108,7 +113,12 @@ def _condition_context(request: Request, project_id: str, number: str) -> dict[s
             if f.condition_number == number
         ]
         milestones = readmodel.milestone_sequence([g for g in row.gates or []])
+        time_limit_clocks = [
+            c for c in project_clocks(db, project_id) if c.condition_number == number
+        ]
     return {
+        "jurisdiction_key": project.jurisdiction,
+        "time_limit_clocks": time_limit_clocks,
         "project": project,
         "c": row,
         "history": history,
@@ -236,6 +246,7 @@ def _signoff_context(request: Request, project_id: str, milestone: str) -> dict[
         None,
     )
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "milestone": milestone,
         "gated": gated,
