@@ -80,6 +80,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/links/{link_id}/revoke"): "link.revoke",
     ("GET", "/me"): "read",
     ("POST", "/me/calendar"): "read",
+    ("POST", "/me/password"): "read",
     ("GET", "/me/tokens"): "account.tokens",
     ("POST", "/me/tokens"): "account.tokens",
     ("POST", "/me/tokens/{token_id}/revoke"): "account.tokens",
