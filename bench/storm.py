@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -594,7 +595,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 client, engine, others[warm:], OTHER_PREFIX, warm, stop_at=stop_at
             )
             result.update(opened_storm=opened_storm, opened_others=opened_others)
-            with sqlite3.connect(tmp / "temporal.db") as db:
+            with contextlib.closing(sqlite3.connect(tmp / "temporal.db")) as db:
                 result["server_journal"] = db.execute("PRAGMA journal_mode").fetchone()[0]
 
             # 4. The storm.
