@@ -23,6 +23,10 @@ SEARCH_ATTRIBUTES: dict[str, str] = {
     "Jurisdiction": "Keyword",
     "ApplicationCategory": "Keyword",
     "DeemedApprovalRisk": "Bool",
+    # Permit clocks (workflows/permit_clock_support.py).
+    "PermitRule": "Keyword",
+    "PermitDueDate": "Datetime",
+    "PermitConsequence": "Keyword",
 }
 
 
@@ -84,14 +88,48 @@ class Settings:
     # keeps retrying); seconds a stopping worker lets running activities finish.
     mail_alert_after_attempts: int = 10
     graceful_shutdown_seconds: int = 30
+    # Jurisdictions are data (rules/data/jurisdictions/<key>.json, plus any in
+    # jurisdictions_dir): the one used when a request names none.
+    default_jurisdiction: str = ""
+    jurisdictions_dir: str = ""
+    # mTLS to the Temporal frontend (all three files, or none): the client certificate and
+    # key the app presents, the CA that signed the server's; server_name overrides SNI.
+    temporal_tls_cert: str = ""
+    temporal_tls_key: str = ""
+    temporal_tls_ca: str = ""
+    temporal_tls_server_name: str = ""
+    # The CLI's staff commands call the web app's API with a personal access token: the
+    # API's base URL and the token (else from the `clearance login` file, cli_config).
+    api_url: str = ""
+    api_token: str = ""
+    cli_config: str = ""
+    # Security (issue 13): the largest evidence upload; minutes a session may sit idle
+    # before it ends; the reverse proxies whose X-Forwarded-For/-Proto are believed
+    # (comma-separated addresses; empty: none, the connection's own address and scheme
+    # count); SMTP over implicit TLS (port 465), extra CA certificates (PEM file) trusted
+    # for the mail server, and whether AUTH may be sent over a connection without TLS.
+    max_upload_mb: int = 25
+    session_idle_minutes: int = 30
+    trusted_proxies: str = ""
+    smtp_ssl: bool = False
+    smtp_ca_file: str = ""
+    smtp_allow_plain_auth: bool = False
 
     @property
     def temporal_port(self) -> int:
         return int(self.temporal_address.rsplit(":", 1)[1])
 
     @property
+    def max_upload_bytes(self) -> int:
+        return self.max_upload_mb * 1024 * 1024
+
+    @property
     def temporal_db_file(self) -> Path:
         return self.data_dir / "temporal.db"
+
+
+def _flag(name: str, default: str = "false") -> bool:
+    return _env(name, default).lower() in ("1", "true", "yes")
 
 
 def load_settings() -> Settings:
@@ -126,6 +164,21 @@ def load_settings() -> Settings:
         payload_old_keys=_env("CLEARANCE_PAYLOAD_OLD_KEYS", ""),
         mail_alert_after_attempts=int(_env("CLEARANCE_MAIL_ALERT_AFTER_ATTEMPTS", "10")),
         graceful_shutdown_seconds=int(_env("CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS", "30")),
+        default_jurisdiction=_env("CLEARANCE_DEFAULT_JURISDICTION", ""),
+        jurisdictions_dir=_env("CLEARANCE_JURISDICTIONS_DIR", ""),
+        temporal_tls_cert=_env("CLEARANCE_TEMPORAL_TLS_CERT", ""),
+        temporal_tls_key=_env("CLEARANCE_TEMPORAL_TLS_KEY", ""),
+        temporal_tls_ca=_env("CLEARANCE_TEMPORAL_TLS_CA", ""),
+        temporal_tls_server_name=_env("CLEARANCE_TEMPORAL_TLS_SERVER_NAME", ""),
+        api_url=_env("CLEARANCE_API_URL", ""),
+        api_token=_env("CLEARANCE_API_TOKEN", ""),
+        cli_config=_env("CLEARANCE_CLI_CONFIG", ""),
+        max_upload_mb=int(_env("CLEARANCE_MAX_UPLOAD_MB", "25")),
+        session_idle_minutes=int(_env("CLEARANCE_SESSION_IDLE_MINUTES", "30")),
+        trusted_proxies=_env("CLEARANCE_TRUSTED_PROXIES", ""),
+        smtp_ssl=_flag("CLEARANCE_SMTP_SSL"),
+        smtp_ca_file=_env("CLEARANCE_SMTP_CA_FILE", ""),
+        smtp_allow_plain_auth=_flag("CLEARANCE_SMTP_ALLOW_PLAIN_AUTH"),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),

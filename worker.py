@@ -28,15 +28,18 @@ from activities.closures import ClosureActivities
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
+from activities.permit_records import PermitClockRecords
 from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
 from models.database import make_engine
 from operations.payload_codec import EncryptionCodec
 from operations.structured_logs import configure_logging
+from operations.temporal_tls import tls_config
 from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
 from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
+from workflows.permit_clock import PermitClockWorkflow
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
@@ -52,6 +55,8 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "models.conditions",
         "activities.names",
         "workflows.shot_clock_support",
+        "models.permit_clock",
+        "workflows.permit_clock_support",
     )
 )
 
@@ -59,11 +64,14 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
 async def connect(settings: Settings) -> Client:
     """The one place a Temporal client is made (worker, CLI, web app, demo), so every
     client shares the same data converter: with `CLEARANCE_PAYLOAD_KEY` set, payloads
-    are encrypted (operations/payload_codec.py) for all of them alike."""
+    are encrypted (operations/payload_codec.py) for all of them alike; with the
+    CLEARANCE_TEMPORAL_TLS_* settings, every client presents the same certificate (mTLS,
+    operations/temporal_tls.py)."""
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
         data_converter=data_converter(settings),
+        tls=tls_config(settings) or False,
     )
 
 
@@ -133,6 +141,7 @@ def build_worker(
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)
+    permits = PermitClockRecords(engine)
     notices = notice_activities or NoticeActivities(
         engine,
         renderer,
@@ -149,7 +158,12 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
-        workflows=[ShotClockWorkflow, ProjectWorkflow, JurisdictionClosureWorkflow],
+        workflows=[
+            ShotClockWorkflow,
+            ProjectWorkflow,
+            JurisdictionClosureWorkflow,
+            PermitClockWorkflow,
+        ],
         activities=[
             records.record_application,
             records.record_event,
@@ -157,6 +171,9 @@ def build_worker(
             projects.record_project,
             notices.send_project_notice,
             ClosureActivities(client).add_closure_to_clock,
+            permits.record_permit_clock,
+            permits.record_permit_event,
+            notices.send_permit_notice,
         ],
         activity_executor=executor,
         workflow_runner=WORKFLOW_RUNNER,

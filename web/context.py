@@ -3,32 +3,34 @@ gateway, the signer and the templates; plus rendering with the session and flash
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pendulum
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
-from web.actions import Gateway
-from web.operations import Operations
+from web.login_throttle import LoginThrottle
 from web.present import filters
-from web.security import LoginThrottle, Signer
+from web.resolution_import import ImportJobs
+from web.security import Signer
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 SESSION_COOKIE = "clearance_session"
 FLASH_COOKIE = "clearance_flash"
-CITY_TIME_ZONE = "America/Los_Angeles"
 
 
 @dataclass
@@ -38,14 +40,28 @@ class AppContext:
     sessions: sessionmaker[Session]
     accounts: Accounts
     gateway: Gateway
-    operations: Operations
+    actions: Actions
     signer: Signer
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
+    imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
 
-    def today(self) -> date:
-        return pendulum.now(CITY_TIME_ZONE).date()
+    @property
+    def operations(self) -> Actions:
+        """The action layer under its earlier name (routes written before actions/)."""
+        return self.actions
+
+    def today(self, jurisdiction_key: str = "") -> date:
+        """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""
+        return pendulum.now(self.time_zone(jurisdiction_key)).date()
+
+    def time_zone(self, jurisdiction_key: str = "") -> str:
+        """A jurisdiction's time zone; one no longer configured falls back to the default's."""
+        try:
+            return self.actions.city(jurisdiction_key).time_zone
+        except ActionFailed:
+            return self.actions.city().time_zone
 
 
 def template_environment() -> Environment:
@@ -84,28 +100,60 @@ def render(
             carried = (str(kind), str(message))
         except (BadSignature, ValueError):
             carried = None
+    # A page about one record passes its jurisdiction: dates and "today" are that city's.
+    jurisdiction_key = str(values.pop("jurisdiction_key", "") or "")
     body = ctx.templates.get_template(template).render(
         request=request,
         user=session.user if session else None,
         csrf_token=session.csrf_token if session else "",
         flash=flash or carried,
-        today=ctx.today(),
+        today=ctx.today(jurisdiction_key),
+        time_zone=ctx.time_zone(jurisdiction_key),
         **values,
     )
     response = HTMLResponse(body, status_code=status)
     if raw:
-        response.delete_cookie(FLASH_COOKIE, path="/")
+        delete_cookie(request, response, FLASH_COOKIE)
     return response
+
+
+def client_address(request: Request) -> str:
+    """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
+    return request.client.host if request.client else "unknown"
+
+
+def over_https(request: Request) -> bool:
+    """Served over HTTPS: the public address says so, or this request came that way (its
+    scheme, which a trusted proxy's X-Forwarded-Proto sets: CLEARANCE_TRUSTED_PROXIES)."""
+    return (
+        ctx_of(request).settings.public_url.startswith("https://") or request.url.scheme == "https"
+    )
+
+
+def set_cookie(
+    request: Request, response: Response, name: str, value: str, max_age: int | None = None
+) -> None:
+    """Every cookie the app sets: HttpOnly, SameSite=Lax, and Secure over HTTPS."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=over_https(request),
+        path="/",
+    )
+
+
+def delete_cookie(request: Request, response: Response, name: str) -> None:
+    response.delete_cookie(
+        name, path="/", httponly=True, samesite="lax", secure=over_https(request)
+    )
 
 
 def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> RedirectResponse:
     response = RedirectResponse(url, status_code=303)
-    response.set_cookie(
-        FLASH_COOKIE,
-        ctx_of(request).flash_signer.dumps([kind, message]),
-        max_age=60,
-        httponly=True,
-        samesite="lax",
-        path="/",
+    set_cookie(
+        request, response, FLASH_COOKIE, ctx_of(request).flash_signer.dumps([kind, message]), 60
     )
     return response

@@ -5,8 +5,6 @@ No page loops over workflow queries; every list is paged.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -53,8 +51,13 @@ class Page:
         return self.page > 1
 
 
+# Far past any real list, and small enough that its OFFSET fits the database's integer (a
+# page number of 10**20 in a URL made SQLite raise OverflowError: found by the API fuzz).
+MAX_PAGE = 1_000_000
+
+
 def _page(page: int) -> int:
-    return max(1, page)
+    return min(max(1, page), MAX_PAGE)
 
 
 # -- wireless clocks --------------------------------------------------------------------------
@@ -76,7 +79,14 @@ class ClockLine:
         return dict(self.__dict__)
 
 
-def clock_line(row: Application, today: date) -> ClockLine:
+# "Today" for a clock: a date, or a function of the clock's jurisdiction (each city counts
+# its days in its own time zone).
+Today = date | Callable[[str], date]
+
+
+def clock_line(row: Application, today: Today) -> ClockLine:
+    if callable(today):
+        today = today(row.jurisdiction)
     return ClockLine(
         application_id=row.application_id,
         site_address=row.site_address,
@@ -85,7 +95,10 @@ def clock_line(row: Application, today: date) -> ClockLine:
         conservative_date=row.conservative_date,
         shot_clock_date=row.shot_clock_date,
         days_left=days_between(today, row.conservative_date),
-        risk=clock_risk(row.status, row.conservative_date, row.risk_flagged, today),
+        # Colours follow the earliest reading (shot-clocks.md 8.1).
+        risk=clock_risk(
+            row.conservative_status or row.status, row.conservative_date, row.risk_flagged, today
+        ),
         planner_email=row.planner_email,
     )
 
@@ -95,14 +108,16 @@ _CLOCK_COLUMNS = (
     Application.site_address,
     Application.category,
     Application.status,
+    Application.conservative_status,
     Application.conservative_date,
     Application.shot_clock_date,
     Application.risk_flagged,
     Application.planner_email,
+    Application.jurisdiction,
 )
 
 
-def clocks(session: Session, today: date, page: int = 1, closed: bool = False) -> Page:
+def clocks(session: Session, today: Today, page: int = 1, closed: bool = False) -> Page:
     """Open clocks (or closed ones) by conservative date, earliest first."""
     condition = (
         Application.status.in_(TERMINAL_STATUSES)
@@ -345,18 +360,3 @@ def outbox(session: Session, page: int = 1, state: str = "") -> Page:
 
 def notice(session: Session, key: str) -> Notice | None:
     return session.get(Notice, key)
-
-
-# -- waiting for the read model after an action ----------------------------------------------------
-
-
-async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """After an update returns, its activity writes the read model a moment later: wait
-    (briefly) so the page shown next already has the change."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if check():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(0.05)

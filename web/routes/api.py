@@ -14,11 +14,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
+from actions.errors import ActionFailed
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.accounts import AccountError, CurrentUser, aware, link_state
-from web.actions import ActionFailed
 from web.context import ctx_of
 from web.deps import api_user
 
@@ -36,6 +36,42 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 # -- bodies -------------------------------------------------------------------------------------
+
+
+class OpenBody(BaseModel):
+    application_id: str = Field(..., examples=["WTF-2026-014"])
+    planner_email: str = Field(..., examples=["planner@city.example"])
+    category: str | None = Field(None, examples=["macro_collocation"])
+    batch: list[str] = Field(default_factory=list, description="an SWF batch: each site's")
+    jurisdiction: str = Field("", description="default: the deployment's jurisdiction")
+    submitted: str | None = Field(None, description="YYYY-MM-DD; default today in the city")
+    pre_application: str | None = None
+    site_address: str = ""
+    description: str = ""
+    applicant_name: str = ""
+    applicant_email: str = ""
+    supervisor_email: str = Field("", description="default: the jurisdiction's")
+    attorney_email: str = Field("", description="default: the jurisdiction's")
+    reminder_offsets: list[int] | None = Field(None, description="default: the jurisdiction's")
+
+
+class ImportBody(BaseModel):
+    project_id: str
+    name: str = Field("", description="required for a new project")
+    project_manager_email: str = Field("", description="required for a new project")
+    applicant_email: str = Field("", description="required for a new project")
+    applicant_name: str = ""
+    jurisdiction: str = ""
+    resolution: dict[str, Any] = Field(..., description="the parse contract (conditions.md §6)")
+    corrections: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description='{"12": {"gates": "building_permit", "time_limits": "none"}}; time limits '
+        "as 'expiry 24 months after approval +1x12 months', 'due 30 days after invoice', "
+        "'term 60 months', 'until 2027-12-31'",
+    )
+    existing: bool = Field(False, description="add the conditions to an existing project")
+    prefix: str = Field("", description="numbers them apart: 'A-' gives 'A-1'")
+    approved_on: str | None = Field(None, description="adoption date, if the parse has none")
 
 
 class Dated(BaseModel):
@@ -68,6 +104,11 @@ class KindBody(Dated):
 
 class ClosureBody(BaseModel):
     date: str
+
+
+class RebaseBody(BaseModel):
+    reason: str = Field(..., description="why the clock is rebased (goes into the ledger)")
+    date: str | None = Field(None, description="the day recorded (default: today)")
 
 
 class EvidenceBody(BaseModel):
@@ -129,13 +170,24 @@ def me(user: CurrentUser = User) -> dict[str, Any]:
 
 @router.get("/applications", responses=ERRORS)
 def list_applications(
-    request: Request, page: int = Query(1, ge=1), closed: bool = False, user: CurrentUser = User
+    request: Request,
+    page: int = Query(1, ge=1),
+    closed: bool = False,
+    full: bool = Query(False, description="also each clock's compute contract"),
+    user: CurrentUser = User,
 ) -> dict[str, Any]:
     _read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
-        result = readmodel.clocks(db, ctx.today(), page, closed=closed)
-    return _page(result, [c.to_json() for c in result.items])
+        result = readmodel.clocks(db, ctx.today, page, closed=closed)
+        items = [c.to_json() for c in result.items]
+        if full:
+            for item in items:
+                row = readmodel.application(db, item["application_id"])
+                item["jurisdiction"] = row.jurisdiction if row else ""
+                item["risk_flagged"] = bool(row and row.risk_flagged)
+                item["clock"] = row.clock if row else {}
+    return _page(result, items)
 
 
 def _page(page: readmodel.Page, items: list[Any]) -> dict[str, Any]:
@@ -152,7 +204,7 @@ def get_application(request: Request, application_id: str, user: CurrentUser = U
             raise HTTPException(404, f"no application {application_id!r}")
         events = readmodel.clock_events(db, application_id)
     return {
-        **readmodel.clock_line(row, ctx.today()).to_json(),
+        **readmodel.clock_line(row, ctx.today).to_json(),
         "clock": row.clock,
         "events": [
             {
@@ -279,8 +331,24 @@ def outbox(
 # -- application actions ---------------------------------------------------------------------------
 
 
+@router.post("/applications", responses=ERRORS, status_code=201)
+async def open_application(request: Request, body: OpenBody, user: CurrentUser = User):
+    """Open a wireless application: its shot clock starts (refused, 400, on bad input)."""
+    summary = await ctx_of(request).actions.open_from_fields(user.principal, body.model_dump())
+    return {"application_id": summary.application.application_id, "clock": summary.clock}
+
+
+@router.get("/applications/{application_id}/summary", responses=ERRORS)
+async def application_summary(
+    request: Request, application_id: str, user: CurrentUser = User
+) -> dict[str, Any]:
+    """The clock as its workflow holds it now (application, events, clock contract)."""
+    summary = await ctx_of(request).actions.clock_summary(user.principal, application_id)
+    return dataclasses.asdict(summary)
+
+
 async def _clock(request: Request, user: CurrentUser, app_id: str, action: str, body: Any) -> Any:
-    result = await ctx_of(request).operations.clock_action(
+    result = await ctx_of(request).actions.clock_action(
         user.principal, app_id, action, body.model_dump()
     )
     return {"event_id": result.event_id, "clock": result.clock}
@@ -297,7 +365,7 @@ async def notice_preview(
     request: Request, application_id: str, body: NoticeBody, user: CurrentUser = User
 ) -> dict[str, Any]:
     """The letter and the new dates, without recording anything; refused like the send."""
-    return await ctx_of(request).operations.preview_notice(
+    return await ctx_of(request).actions.preview_notice(
         user.principal, application_id, body.model_dump()
     )
 
@@ -349,7 +417,82 @@ async def closure(
     return await _clock(request, user, application_id, "clock.closure", body)
 
 
+@router.post("/applications/{application_id}/rebase", responses=ERRORS)
+async def rebase(request: Request, application_id: str, body: RebaseBody, user: CurrentUser = User):
+    """Apply the current rule pack and calendar layers to a running clock (administrator
+    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    return await _clock(request, user, application_id, "clock.rebase", body)
+
+
+@router.get("/projects/{project_id}/reports/{kind}", responses=ERRORS)
+def project_report(
+    request: Request,
+    project_id: str,
+    kind: Literal["clearance", "mmrp", "audit"],
+    format: Literal["html", "csv", "json"] = "html",
+    user: CurrentUser = User,
+) -> dict[str, str]:
+    """A report's text: clearance or mmrp as html or csv, the audit log as json or csv."""
+    from reports import audit, clearance, mmrp
+    from reports.common import ProjectNotFound
+
+    _read(user)
+    engine = ctx_of(request).engine
+    try:
+        if kind == "clearance" and format != "json":
+            data = clearance.milestone_clearance(engine, project_id)
+            body = clearance.render_html(data) if format == "html" else clearance.to_csv(data)
+        elif kind == "mmrp" and format != "json":
+            table = mmrp.mmrp(engine, project_id)
+            body = mmrp.render_html(table) if format == "html" else mmrp.to_csv(table)
+        elif kind == "audit" and format != "html":
+            export = audit.audit_log(engine, project_id)
+            body = audit.to_json(export) if format == "json" else audit.to_csv(export)
+        else:
+            raise ActionFailed(f"format: {kind} comes as html or csv (audit: json or csv)", 400)
+    except (ProjectNotFound, ValueError) as err:
+        raise HTTPException(404, str(err) or f"no project {project_id!r}") from None
+    return {"kind": kind, "format": format, "body": body}
+
+
 # -- project actions -------------------------------------------------------------------------------
+
+
+@router.post("/projects", responses=ERRORS, status_code=201)
+async def import_project(request: Request, body: ImportBody, user: CurrentUser = User):
+    """Import a parsed, reviewed resolution into a new project (its workflow starts)."""
+    from actions.requests import ImportProject, resolution_from_contract
+
+    require(user.principal, ImportProject.permission)
+    fields = body.model_dump()
+    fields["resolution"] = resolution_from_contract(body.resolution)
+    return await ctx_of(request).actions.import_project(user.principal, ImportProject(**fields))
+
+
+@router.get("/projects/{project_id}/status", responses=ERRORS)
+async def project_status(request: Request, project_id: str, user: CurrentUser = User):
+    """The project's clearance by milestone, as its workflow holds it now."""
+    actions = ctx_of(request).actions
+    return {
+        **await actions.project_query(user.principal, project_id, "status_by_milestone"),
+        "conditions": await actions.project_query(user.principal, project_id, "conditions"),
+    }
+
+
+@router.get("/projects/{project_id}/milestones/{milestone}/blockers", responses=ERRORS)
+async def project_blockers(
+    request: Request, project_id: str, milestone: str, user: CurrentUser = User
+) -> list[dict[str, Any]]:
+    """What still blocks a milestone, and who must clear it."""
+    return await ctx_of(request).actions.project_query(
+        user.principal, project_id, "blockers", milestone
+    )
+
+
+@router.get("/projects/{project_id}/owes", responses=ERRORS)
+async def project_owes(request: Request, project_id: str, user: CurrentUser = User):
+    """What the applicant still owes."""
+    return await ctx_of(request).actions.project_query(user.principal, project_id, "applicant_owes")
 
 
 def _result(result: Any) -> dict[str, Any]:
@@ -358,7 +501,7 @@ def _result(result: Any) -> dict[str, Any]:
 
 async def _cond(request: Request, user: CurrentUser, pid: str, n: str, action: str, body: Any):
     return _result(
-        await ctx_of(request).operations.condition_action(
+        await ctx_of(request).actions.condition_action(
             user.principal, pid, n, action, body.model_dump()
         )
     )
@@ -402,7 +545,7 @@ async def correct(
 @router.post("/projects/{project_id}/milestones/{milestone}/sign-off", responses=ERRORS)
 async def sign_off(request: Request, project_id: str, milestone: str, user: CurrentUser = User):
     """Sign off a milestone; refused (409) with the blockers while any is open."""
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.sign_off", {"milestone": milestone}
     )
     return _result(result)
@@ -410,7 +553,7 @@ async def sign_off(request: Request, project_id: str, milestone: str, user: Curr
 
 @router.post("/projects/{project_id}/plan", responses=ERRORS)
 async def plan(request: Request, project_id: str, body: PlanBody, user: CurrentUser = User):
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.plan", body.model_dump()
     )
     return _result(result)
@@ -418,7 +561,7 @@ async def plan(request: Request, project_id: str, body: PlanBody, user: CurrentU
 
 @router.post("/projects/{project_id}/digest", responses=ERRORS)
 async def digest(request: Request, project_id: str, body: DigestBody, user: CurrentUser = User):
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.digest", body.model_dump()
     )
     return _result(result)

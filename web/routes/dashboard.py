@@ -9,9 +9,12 @@ from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.context import ctx_of, render
+from web.deadlines import deadlines
 from web.deps import staff_session
 
 router = APIRouter()
+# The first page shows the nearest deadlines of every kind; /deadlines lists them all.
+DASHBOARD_DEADLINES = 15
 
 
 def _int(value: str | None, default: int = 1) -> int:
@@ -30,9 +33,10 @@ def dashboard(request: Request) -> HTMLResponse:
     user = session.user
     queue_department = user.department if user.role == "department_reviewer" else None
     with ctx.sessions() as db:
-        clocks = readmodel.clocks(db, ctx.today(), _int(params.get("clocks_page")))
+        clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")))
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
+        upcoming = deadlines(db, ctx.today(), limit=DASHBOARD_DEADLINES)
     return render(
         request,
         "dashboard.html.j2",
@@ -40,6 +44,7 @@ def dashboard(request: Request) -> HTMLResponse:
         clocks=clocks,
         projects=projects,
         queue=queue,
+        deadlines=upcoming,
         queue_department=queue_department,
         departments=DEPARTMENTS,
         q=params.get("q", ""),
