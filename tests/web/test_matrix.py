@@ -84,7 +84,20 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/me/tokens"): "account.tokens",
     ("POST", "/me/tokens"): "account.tokens",
     ("POST", "/me/tokens/{token_id}/revoke"): "account.tokens",
+    ("GET", "/deadlines"): "read",
+    ("GET", "/permits"): "read",
+    ("GET", "/permits/new"): "permit.open",
+    ("POST", "/permits/new"): "permit.open",
+    ("GET", "/permits/{clock_id}"): "read",
+    ("POST", "/permits/{clock_id}/events"): "permit.record",
     # The JSON API.
+    ("GET", "/api/v1/deadlines"): "read",
+    ("GET", "/api/v1/permits"): "read",
+    ("GET", "/api/v1/permits/{clock_id}"): "read",
+    ("POST", "/api/v1/permits"): "permit.open",
+    ("POST", "/api/v1/permits/{clock_id}/events"): "permit.record",
+    # A condition's time limits become permit clocks of the project.
+    ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
     ("GET", "/api/v1/me"): "read",
     ("GET", "/api/v1/applications"): "read",
     ("POST", "/api/v1/applications"): "clock.open",
@@ -129,19 +142,6 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/outbox"): "read",
     ("POST", "/api/v1/links"): "link.create",
     ("POST", "/api/v1/links/{link_id}/revoke"): "link.revoke",
-    # Permit clocks (web/routes/permits.py).
-    ("GET", "/deadlines"): "read",
-    ("GET", "/permits"): "read",
-    ("GET", "/permits/new"): "permit.open",
-    ("POST", "/permits/new"): "permit.open",
-    ("GET", "/permits/{clock_id}"): "read",
-    ("POST", "/permits/{clock_id}/events"): "permit.record",
-    ("GET", "/api/v1/deadlines"): "read",
-    ("GET", "/api/v1/permits"): "read",
-    ("POST", "/api/v1/permits"): "permit.open",
-    ("GET", "/api/v1/permits/{clock_id}"): "read",
-    ("POST", "/api/v1/permits/{clock_id}/events"): "permit.record",
-    ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
 }
 
 
