@@ -21,6 +21,7 @@ EXPECTED = {
     "clock.applicant_notice": {"project_manager", "planning_manager", "admin"},
     "clock.non_tolling_event": {"project_manager", "planning_manager", "admin"},
     "clock.closure": {"admin"},
+    "clock.rebase": {"admin"},
     "condition.submit_evidence": {"applicant", "project_manager", "admin"},
     "condition.review": {"department_reviewer", "admin"},
     "condition.waive": {"planning_manager", "admin"},

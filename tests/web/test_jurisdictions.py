@@ -81,7 +81,11 @@ def test_a_clock_in_the_second_jurisdiction_uses_its_calendar_pack_and_contacts(
     city = jurisdiction(lakeview)
     app_id, summary = open_in(browser, lakeview, days_ago=40)
     app = summary["application"]
-    assert app["calendar"] == {
+    # The calendar and the pack are frozen into the clock at open (shot-clocks.md 8.9).
+    calendar = dict(app["calendar"])
+    assert calendar.pop("layers")["layers"][0]["key"] == "federal"
+    assert calendar.pop("pack_data")["key"] == "federal"
+    assert calendar == {
         "jurisdiction": lakeview,
         "state": None,
         "time_zone": "America/Denver",
