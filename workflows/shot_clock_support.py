@@ -36,7 +36,7 @@ from rules.alerts import Alert, local_today, plan_alerts
 from rules.calendars import CalendarLayers, HolidayDataError
 from rules.packs import Jurisdiction, RulePack, pack_from_data, rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
-from rules.timeline import TimelineError, parse_date, parse_timeline
+from rules.timeline import TimelineError, parse_date, parse_timeline, timeline_layers
 
 SHOT_CLOCK_DATE = SearchAttributeKey.for_datetime("ShotClockDate")
 CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")
@@ -376,7 +376,8 @@ class ClockState:
         old_version = (
             old_pack.version if old_pack else rule_pack(self.app.calendar.rule_pack).version
         )
-        old_calendar = old_layers or self.parse(self.base_timeline()).calendar
+        # A clock opened before freezing counted on the current files: compare with them.
+        old_calendar = old_layers or timeline_layers(self.parse(self.base_timeline()))
         self.app.calendar.layers = dict(input.layers)
         self.app.calendar.pack_data = dict(input.pack_data)
         self._frozen = None

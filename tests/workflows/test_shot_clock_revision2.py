@@ -195,3 +195,25 @@ async def test_a_clock_opened_without_frozen_data_counts_on_the_current_files(
     handle = await harness.open(app, today())
     clock = await handle.query(ShotClockWorkflow.clock)
     assert clock["rules"]["calendar"] == jurisdiction_layers("CA").fingerprint
+
+
+def test_rebasing_a_clock_opened_before_freezing_lists_what_moved() -> None:
+    # Pure (no server): such a clock counted on the current files; the rebase freezes the
+    # given data and its ledger line compares with what the clock counted on before.
+    from datetime import UTC, datetime
+
+    from models.shot_clock import CalendarSnapshot, ClockEvent, ShotClockInput
+    from workflows.shot_clock_support import ClockState, rebase_input
+
+    app = application("swf_collocation", state="CA")
+    assert app.calendar.layers is None
+    state = ClockState(ShotClockInput(app, [ClockEvent("submitted", "2026-09-28")]))
+    now = datetime(2026, 12, 3, tzinfo=UTC)
+    assert state.clock(now)["shot_clock_date"] == "2026-11-27"
+    data = rebase_input(jurisdiction("cotati"), "adopted days entered", "admin@city.test")
+    data.pack_data = dict(rule_pack("federal").data)
+    state.check_rebase(data, now)
+    record = state.rebase(data, now)
+    assert "cotati_adopted: 2026-11-27 Day after Thanksgiving added" in record["effect"]
+    assert "shot_clock_date 2026-11-27 -> 2026-11-30" in record["effect"]
+    assert isinstance(app.calendar, CalendarSnapshot) and app.calendar.layers is not None
