@@ -78,7 +78,7 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     with ThreadPoolExecutor(max_workers=16) as executor:
-        worker = build_worker(client, settings, executor=executor)
+        worker = build_worker(client, settings, executor=executor, warm_templates=True)
         async with worker:
             opened: list[str] = []
             if with_demo:
