@@ -330,12 +330,14 @@ async def open_batches(
 
     opened = 0
     t0 = time.monotonic()
+    batch_seconds = 0.0  # the last batch's duration: the next one must end before stop_at
     while opened < len(inputs):
-        if stop_at is not None and time.time() > stop_at:
+        if stop_at is not None and time.time() + batch_seconds > stop_at:
             print(f"  stopped opening: 08:00 is near ({opened:,} of {len(inputs):,})", flush=True)
             break
         batch = inputs[opened : opened + BATCH]
         started = time.monotonic()
+        batch_started = started
         await asyncio.gather(*(one(c) for c in batch))
         if start_seconds is not None:
             start_seconds.append((time.monotonic() - started) / len(batch))
@@ -348,6 +350,7 @@ async def open_batches(
             timeout=1800,
             what=f"{prefix} application rows",
         )
+        batch_seconds = time.monotonic() - batch_started
         rate = opened / (time.monotonic() - t0)
         print(f"  {prefix} {already + opened:>6,} open ({rate:.1f}/s)", flush=True)
     return opened
