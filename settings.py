@@ -66,6 +66,14 @@ class Settings:
     web_host: str = "127.0.0.1"
     web_port: int = 8000
     public_url: str = "http://localhost:8000"
+    # Was CLEARANCE_PUBLIC_URL given? Outside development, applicant links refuse to be
+    # made without it (a link to localhost reaches nobody).
+    public_url_configured: bool = False
+    # development | production (CLEARANCE_ENVIRONMENT).
+    environment: str = "development"
+    # The city this installation serves (a key of rules/data/jurisdictions); empty: the
+    # only non-federal one there. Its time zone is the pages' "city time".
+    jurisdiction: str = ""
     secret_key: str = ""
     applicant_link_days: int = 30
     # Operations: log format (text or json), level, the worker's health port (0: none),
@@ -115,6 +123,9 @@ def load_settings() -> Settings:
         public_url=_env(
             "CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"
         ),
+        public_url_configured=bool(os.environ.get("CLEARANCE_PUBLIC_URL")),
+        environment=_env("CLEARANCE_ENVIRONMENT", "development"),
+        jurisdiction=_env("CLEARANCE_JURISDICTION", ""),
         secret_key=_env("CLEARANCE_SECRET_KEY", ""),
         applicant_link_days=int(_env("CLEARANCE_APPLICANT_LINK_DAYS", "30")),
         log_format=_env("CLEARANCE_LOG_FORMAT", "text"),
@@ -136,3 +147,13 @@ def load_settings() -> Settings:
             )
         ),
     )
+
+
+def home_jurisdiction(settings: Settings):  # type: ignore[no-untyped-def]
+    """The jurisdiction the web app shows its city time for (rules.packs.Jurisdiction)."""
+    from rules.packs import JURISDICTIONS, jurisdiction
+
+    if settings.jurisdiction:
+        return jurisdiction(settings.jurisdiction)
+    local = [j for key, j in sorted(JURISDICTIONS.items()) if j.state]
+    return local[0] if local else next(iter(JURISDICTIONS.values()))

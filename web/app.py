@@ -16,7 +16,7 @@ from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
 from web.actions import ActionFailed, Gateway
-from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
+from web.context import STATIC_DIR, AppContext, city_time_zone, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.operations import Operations
 from web.security import LoginThrottle, Signer, secret_key
@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         gateway=gateway,
         operations=Operations(engine, gateway),
         signer=Signer(key),
-        templates=template_environment(),
+        templates=template_environment(city_time_zone(settings)),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
         throttle=LoginThrottle(),
     )

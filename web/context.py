@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from rules.access import ROLE_LABELS, allowed
-from settings import PROJECT_ROOT, Settings
+from settings import PROJECT_ROOT, Settings, home_jurisdiction
 from web.accounts import Accounts, SessionInfo
 from web.actions import Gateway
 from web.operations import Operations
@@ -28,7 +28,6 @@ TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 SESSION_COOKIE = "clearance_session"
 FLASH_COOKIE = "clearance_flash"
-CITY_TIME_ZONE = "America/Los_Angeles"
 
 
 @dataclass
@@ -44,11 +43,20 @@ class AppContext:
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
 
+    @property
+    def time_zone(self) -> str:
+        return city_time_zone(self.settings)
+
     def today(self) -> date:
-        return pendulum.now(CITY_TIME_ZONE).date()
+        return pendulum.now(self.time_zone).date()
 
 
-def template_environment() -> Environment:
+def city_time_zone(settings: Settings) -> str:
+    """The city's time zone: the configured jurisdiction's (data, not code)."""
+    return home_jurisdiction(settings).time_zone
+
+
+def template_environment(time_zone: str = "UTC") -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATE_DIR)),
         # Condition texts, notes and names come from users and resolutions: escape all.
@@ -57,8 +65,8 @@ def template_environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(filters())
-    env.globals.update(role_labels=ROLE_LABELS, allowed=allowed)
+    env.filters.update(filters(time_zone))
+    env.globals.update(role_labels=ROLE_LABELS, allowed=allowed, city_time_zone=time_zone)
     return env
 
 
@@ -109,3 +117,16 @@ def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> 
         path="/",
     )
     return response
+
+
+def require_public_url(settings: Settings) -> None:
+    """Applicant links are e-mailed: outside development, refuse to make one that would
+    point at localhost because CLEARANCE_PUBLIC_URL was never set."""
+    from web.actions import ActionFailed
+
+    if settings.environment != "development" and not settings.public_url_configured:
+        raise ActionFailed(
+            "applicant links need the public address applicants can reach: set "
+            "CLEARANCE_PUBLIC_URL (e.g. https://permits.example.gov) and restart",
+            400,
+        )

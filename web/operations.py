@@ -398,13 +398,22 @@ class Operations:
                     if str(v or "").strip()
                 },
             )
-            return await self.gateway.project_update(project_id, "set_planned_dates", payload)
+            result = await self.gateway.project_update(project_id, "set_planned_dates", payload)
+            # The next page ranks milestones by these targets: let the read model have them.
+            await wait_for(lambda: self._targets_are(project_id, payload.milestone_targets))
+            return result
         if action == "project.digest":
             milestone = str(fields.get("milestone") or "").strip() or None
             return await self.gateway.project_update(
                 project_id, "send_digest", DigestRequestInput(actor, milestone)
             )
         raise bad(f"unknown action {action!r}")
+
+    def _targets_are(self, project_id: str, targets: dict[str, str]) -> bool:
+        with self._sessions() as session:
+            row = session.get(Project, project_id)
+            have = ((row.planned if row else None) or {}).get("milestone_targets") or {}
+            return all(have.get(m) == d for m, d in targets.items())
 
     def _signed_off(self, project_id: str, milestone: str) -> bool:
         with self._sessions() as session:

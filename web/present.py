@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from activities.rendering import CONDITION_STATUS_LABELS, milestone_label
+from babel.dates import format_date, format_datetime
+
+from activities.rendering import (
+    CATEGORY_LABELS,
+    CONDITION_STATUS_LABELS,
+    OUTCOME_LABELS,
+    milestone_label,
+)
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.shot_clock import TERMINAL_STATUSES
 
@@ -111,8 +119,81 @@ def department_label(key: Any) -> str:
     return DEPARTMENTS.get(value, value.replace("_", " "))
 
 
-def filters() -> dict[str, Any]:
+# -- dates for people: "Mon 7 Dec 2026", in the city's time ---------------------------------
+
+DATE_FORMAT = "EEE d MMM y"
+DATETIME_FORMAT = "EEE d MMM y, h:mm a zzz"
+LOCALE = "en_US"
+
+
+def _as_date(value: Any) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def human_date(value: Any) -> str:
+    """'2026-12-07' (or a date) -> 'Mon 7 Dec 2026'; empty -> '-'; anything else as given."""
+    day = _as_date(value)
+    if day is None:
+        return "-" if value in (None, "") else str(value)
+    return format_date(day, DATE_FORMAT, locale=LOCALE)
+
+
+def human_datetime(value: Any, time_zone: str) -> str:
+    """An instant as the city reads it: 'Mon 7 Dec 2026, 9:30 AM PST'. Naive values are
+    taken as UTC (the database stores UTC)."""
+    if value is None or value == "":
+        return "-"
+    moment = value
+    if not isinstance(moment, datetime):
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            return str(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+    return format_datetime(moment, DATETIME_FORMAT, tzinfo=ZoneInfo(time_zone), locale=LOCALE)
+
+
+def category_label(key: Any) -> str:
+    value = str(key or "")
+    if not value:
+        return "small wireless batch"
+    return CATEGORY_LABELS.get(value, value.replace("_", " "))
+
+
+def outcome_label(key: Any) -> str:
+    value = str(key or "")
+    return OUTCOME_LABELS.get(value, value.replace("_", " "))
+
+
+def urgency(days_left: int | None) -> str:
+    """The colour class for something due in `days_left` days (same scale as clocks)."""
+    if days_left is None:
+        return "ok"
+    if days_left < 0:
+        return "expired"
+    if days_left <= 7:
+        return "urgent"
+    if days_left <= 30:
+        return "soon"
+    return "ok"
+
+
+def filters(time_zone: str = "UTC") -> dict[str, Any]:
     return {
+        "human_date": human_date,
+        "human_datetime": lambda v: human_datetime(v, time_zone),
+        "category_label": category_label,
+        "outcome_label": outcome_label,
         "status_label": status_label,
         "event_label": event_label,
         "window_label": window_label,

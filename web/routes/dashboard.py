@@ -10,6 +10,7 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.context import ctx_of, render
 from web.deps import staff_session
+from web.inbox import LIMIT, inbox_for
 
 router = APIRouter()
 
@@ -33,6 +34,7 @@ def dashboard(request: Request) -> HTMLResponse:
         clocks = readmodel.clocks(db, ctx.today(), _int(params.get("clocks_page")))
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
+        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone)
     return render(
         request,
         "dashboard.html.j2",
@@ -40,6 +42,8 @@ def dashboard(request: Request) -> HTMLResponse:
         clocks=clocks,
         projects=projects,
         queue=queue,
+        inbox=inbox,
+        inbox_limit=LIMIT,
         queue_department=queue_department,
         departments=DEPARTMENTS,
         q=params.get("q", ""),

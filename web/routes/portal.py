@@ -14,9 +14,10 @@ from rules.access import Principal, require
 from web import readmodel
 from web.accounts import AccountError, aware
 from web.actions import ActionFailed
-from web.context import ctx_of, redirect_with_flash, render
+from web.context import ctx_of, redirect_with_flash, render, require_public_url
 from web.deps import checked_form, form_dict, staff_session
 from web.evidence import record_file, store_upload
+from web.present import human_date
 
 router = APIRouter()
 
@@ -31,6 +32,7 @@ async def create_link(request: Request) -> Response:
     form = form_dict(await checked_form(request, session))
     require(session.user.principal, "link.create")
     ctx = ctx_of(request)
+    require_public_url(ctx.settings)
     scope, scope_id = form.get("scope", ""), form.get("scope_id", "")
     try:
         link = ctx.accounts.create_link(
@@ -47,7 +49,7 @@ async def create_link(request: Request) -> Response:
         request,
         _back(scope, scope_id),
         "ok",
-        f"Applicant link created (valid until {aware(link.expires_at):%Y-%m-%d}): {url}",
+        f"Applicant link created (valid until {human_date(aware(link.expires_at))}): {url}",
     )
 
 
