@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -119,6 +120,17 @@ def department_label(key: Any) -> str:
     return DEPARTMENTS.get(value, value.replace("_", " "))
 
 
+def tolled_so_far(
+    tolled_days: int, status: str, last_notice: str | None, today: date
+) -> int | None:
+    """Days tolled to date: while a notice is outstanding the clock is paused from the day
+    after the notice, so the days since it count too (the stored figure only counts
+    stretches that have ended). None when nothing is tolled now."""
+    if status != "tolled" or not last_notice:
+        return None
+    return tolled_days + max(0, (today - date.fromisoformat(last_notice)).days)
+
+
 # -- dates for people: "Mon 7 Dec 2026", in the city's time ---------------------------------
 
 DATE_FORMAT = "EEE d MMM y"
@@ -188,11 +200,46 @@ def urgency(days_left: int | None) -> str:
     return "ok"
 
 
+_ISO_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+
+
+def readable(text: Any) -> str:
+    """Explanations from the rules core as a person reads them: a category key with its
+    own gloss in brackets becomes the gloss, any other key its label, ISO dates
+    'Mon 7 Dec 2026'. (The JSON API keeps the rules' exact words.)"""
+    out = str(text or "")
+    for key, label in CATEGORY_LABELS.items():
+        if key in out:
+            out = re.sub(rf"\b{key} \(([^)]*)\)", r"\1", out)
+            out = re.sub(rf"\b{key}\b", label, out)
+    return _ISO_DATE.sub(lambda m: human_date(m.group(1)), out)
+
+
+def blocker_summary(milestone: str, departments: list[str]) -> str:
+    """'21 conditions still block Grading permit: 12 Public Works / Engineering,
+    9 Planning Division.' in one short line, largest department first."""
+    if not departments:
+        return f"nothing blocks {milestone_label(milestone)}"
+    counts: dict[str, int] = {}
+    for d in departments:
+        counts[d] = counts.get(d, 0) + 1
+    parts = ", ".join(
+        f"{n} {department_label(d)}"
+        for d, n in sorted(counts.items(), key=lambda kv: (-kv[1], department_label(kv[0])))
+    )
+    total = len(departments)
+    return (
+        f"{total} condition{'s' if total != 1 else ''} still block "
+        f"{milestone_label(milestone)}: {parts}"
+    )
+
+
 def filters(time_zone: str = "UTC") -> dict[str, Any]:
     return {
         "human_date": human_date,
         "human_datetime": lambda v: human_datetime(v, time_zone),
         "category_label": category_label,
+        "readable": readable,
         "outcome_label": outcome_label,
         "status_label": status_label,
         "event_label": event_label,

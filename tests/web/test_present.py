@@ -64,3 +64,24 @@ def test_dates_read_like_a_person_wrote_them() -> None:
         "ok",
         "ok",
     ]
+
+
+def test_rule_explanations_lose_their_keys_and_iso_dates() -> None:
+    from web.present import blocker_summary, readable, tolled_so_far
+
+    text = (
+        "the 60-day clock for a swf_collocation (collocated or attached small wireless "
+        "facility), counted from the day after 2026-11-30"
+    )
+    assert readable(text) == (
+        "the 60-day clock for a collocated or attached small wireless facility, "
+        "counted from the day after Mon 30 Nov 2026"
+    )
+    assert "macro_collocation" not in readable("a macro_collocation is 90 days")
+    assert blocker_summary("grading_permit", ["planning", "engineering", "engineering"]) == (
+        "3 conditions still block Grading permit issued: 2 Public Works / Engineering, "
+        "1 Planning Division"
+    )
+    # While a notice is outstanding the days since it count; otherwise the stored figure.
+    assert tolled_so_far(4, "tolled", "2026-11-20", TODAY) == 4 + 12
+    assert tolled_so_far(4, "running", "2026-11-20", TODAY) is None
