@@ -71,9 +71,6 @@ class Settings:
     public_url_configured: bool = False
     # development | production (CLEARANCE_ENVIRONMENT).
     environment: str = "development"
-    # The city this installation serves (a key of rules/data/jurisdictions); empty: the
-    # only non-federal one there. Its time zone is the pages' "city time".
-    jurisdiction: str = ""
     secret_key: str = ""
     applicant_link_days: int = 30
     # Operations: log format (text or json), level, the worker's health port (0: none),
@@ -92,6 +89,21 @@ class Settings:
     # keeps retrying); seconds a stopping worker lets running activities finish.
     mail_alert_after_attempts: int = 10
     graceful_shutdown_seconds: int = 30
+    # Jurisdictions are data (rules/data/jurisdictions/<key>.json, plus any in
+    # jurisdictions_dir): the one used when a request names none.
+    default_jurisdiction: str = ""
+    jurisdictions_dir: str = ""
+    # mTLS to the Temporal frontend (all three files, or none): the client certificate and
+    # key the app presents, the CA that signed the server's; server_name overrides SNI.
+    temporal_tls_cert: str = ""
+    temporal_tls_key: str = ""
+    temporal_tls_ca: str = ""
+    temporal_tls_server_name: str = ""
+    # The CLI's staff commands call the web app's API with a personal access token: the
+    # API's base URL and the token (else from the `clearance login` file, cli_config).
+    api_url: str = ""
+    api_token: str = ""
+    cli_config: str = ""
 
     @property
     def temporal_port(self) -> int:
@@ -125,7 +137,6 @@ def load_settings() -> Settings:
         ),
         public_url_configured=bool(os.environ.get("CLEARANCE_PUBLIC_URL")),
         environment=_env("CLEARANCE_ENVIRONMENT", "development"),
-        jurisdiction=_env("CLEARANCE_JURISDICTION", ""),
         secret_key=_env("CLEARANCE_SECRET_KEY", ""),
         applicant_link_days=int(_env("CLEARANCE_APPLICANT_LINK_DAYS", "30")),
         log_format=_env("CLEARANCE_LOG_FORMAT", "text"),
@@ -137,6 +148,15 @@ def load_settings() -> Settings:
         payload_old_keys=_env("CLEARANCE_PAYLOAD_OLD_KEYS", ""),
         mail_alert_after_attempts=int(_env("CLEARANCE_MAIL_ALERT_AFTER_ATTEMPTS", "10")),
         graceful_shutdown_seconds=int(_env("CLEARANCE_GRACEFUL_SHUTDOWN_SECONDS", "30")),
+        default_jurisdiction=_env("CLEARANCE_DEFAULT_JURISDICTION", ""),
+        jurisdictions_dir=_env("CLEARANCE_JURISDICTIONS_DIR", ""),
+        temporal_tls_cert=_env("CLEARANCE_TEMPORAL_TLS_CERT", ""),
+        temporal_tls_key=_env("CLEARANCE_TEMPORAL_TLS_KEY", ""),
+        temporal_tls_ca=_env("CLEARANCE_TEMPORAL_TLS_CA", ""),
+        temporal_tls_server_name=_env("CLEARANCE_TEMPORAL_TLS_SERVER_NAME", ""),
+        api_url=_env("CLEARANCE_API_URL", ""),
+        api_token=_env("CLEARANCE_API_TOKEN", ""),
+        cli_config=_env("CLEARANCE_CLI_CONFIG", ""),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),
@@ -147,13 +167,3 @@ def load_settings() -> Settings:
             )
         ),
     )
-
-
-def home_jurisdiction(settings: Settings):  # type: ignore[no-untyped-def]
-    """The jurisdiction the web app shows its city time for (rules.packs.Jurisdiction)."""
-    from rules.packs import JURISDICTIONS, jurisdiction
-
-    if settings.jurisdiction:
-        return jurisdiction(settings.jurisdiction)
-    local = [j for key, j in sorted(JURISDICTIONS.items()) if j.state]
-    return local[0] if local else next(iter(JURISDICTIONS.values()))

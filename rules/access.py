@@ -30,7 +30,8 @@ ROLE_LABELS = {
 CLOCK_STAFF = ("project_manager", "planning_manager", "admin")
 
 ACTIONS: dict[str, tuple[str, ...]] = {
-    # Wireless applications (ShotClockWorkflow updates).
+    # Wireless applications (ShotClockWorkflow start and updates).
+    "clock.open": CLOCK_STAFF,
     "clock.notice": CLOCK_STAFF,
     "clock.resubmission": CLOCK_STAFF,
     "clock.tolling_agreement": CLOCK_STAFF,
@@ -51,11 +52,14 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
+    "project.import": ("project_manager", "planning_manager", "admin"),
     # Applicant links, and the administrator's pages.
     "link.create": ("project_manager", "planning_manager", "admin"),
     "link.revoke": ("project_manager", "planning_manager", "admin"),
     "admin.calendar": ("admin",),
     "admin.users": ("admin",),
+    # Each staff user's own personal access tokens (for the CLI and scripts).
+    "account.tokens": STAFF_ROLES,
     # Reading: every staff role reads everything (the city attorney reads all).
     "read": STAFF_ROLES,
 }
@@ -102,6 +106,9 @@ def describe(action: str) -> str:
 
 
 _DESCRIPTIONS = {
+    "clock.open": "open a wireless application",
+    "project.import": "import a resolution into a new project",
+    "account.tokens": "manage personal access tokens",
     "clock.notice": "send a notice of incompleteness",
     "clock.resubmission": "record a resubmission",
     "clock.tolling_agreement": "record a tolling agreement",

@@ -15,6 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from rules.calendars import CalendarLayers, HolidayRegime, jurisdiction_layers, parse_layer
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FEDERAL_PACK = "federal"
 
@@ -74,6 +76,19 @@ class Jurisdiction:
     departments: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     review_sla_business_days: int = 10
     escalation_after_business_days: int = 5
+    # The city's adopted holidays (resolution, ordinance, MOU) with their source.
+    adopted_holidays: HolidayRegime | None = None
+    # Days before the conservative date a planner is reminded, and who plans by default.
+    reminder_offsets: tuple[int, ...] = (30, 14, 7, 3, 1)
+    planner_email: str = ""
+    # The deployment's jurisdiction when no setting names one (one file may say so).
+    default: bool = False
+
+    def calendar_layers(self, closures: tuple[str, ...] = ()) -> CalendarLayers:
+        """Every calendar layer of the city as the data files say now, with its
+        configured closures plus ``closures`` (ISO dates, e.g. from the database)."""
+        days = {date.fromisoformat(d) for d in (*self.local_closures, *closures)}
+        return jurisdiction_layers(self.state, self.adopted_holidays, days)
 
 
 def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
@@ -127,6 +142,16 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         ),
         review_sla_business_days=int(raw.get("review_sla_business_days", 10)),
         escalation_after_business_days=int(raw.get("escalation_after_business_days", 5)),
+        adopted_holidays=(
+            parse_layer(raw["adopted_holidays"], f"{path.name}: adopted_holidays")
+            if raw.get("adopted_holidays")
+            else None
+        ),
+        reminder_offsets=tuple(
+            sorted({int(d) for d in raw.get("reminder_offsets", (30, 14, 7, 3, 1))}, reverse=True)
+        ),
+        planner_email=raw["contacts"].get("planner_email", ""),
+        default=bool(raw.get("default", False)),
     )
 
 
@@ -135,9 +160,10 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
 RULE_PACKS: Mapping[str, RulePack] = MappingProxyType(
     {p.key: p for p in map(_load_pack, sorted((DATA_DIR / "packs").glob("*.json")))}
 )
-JURISDICTIONS: Mapping[str, Jurisdiction] = MappingProxyType(
-    {j.key: j for j in map(_load_jurisdiction, sorted((DATA_DIR / "jurisdictions").glob("*.json")))}
-)
+_JURISDICTIONS: dict[str, Jurisdiction] = {
+    j.key: j for j in map(_load_jurisdiction, sorted((DATA_DIR / "jurisdictions").glob("*.json")))
+}
+JURISDICTIONS: Mapping[str, Jurisdiction] = MappingProxyType(_JURISDICTIONS)
 CATEGORY_KEYS: tuple[str, ...] = tuple(RULE_PACKS[FEDERAL_PACK].categories)
 
 
@@ -147,6 +173,38 @@ def rule_pack(key: str) -> RulePack:
     except KeyError:
         known = ", ".join(sorted(RULE_PACKS))
         raise ValueError(f"unknown rule pack '{key}' (known: {known})") from None
+
+
+def add_jurisdictions(directory: str | Path) -> list[str]:
+    """Load a city's own jurisdiction files (CLEARANCE_JURISDICTIONS_DIR) beside the
+    shipped ones; called by the app and the CLI at start, never by workflow code (a clock
+    freezes its calendar into its input when opened). Returns the keys loaded."""
+    folder = Path(directory)
+    if not str(directory) or not folder.is_dir():
+        return []
+    loaded = [_load_jurisdiction(path) for path in sorted(folder.glob("*.json"))]
+    for city in loaded:
+        if city.rule_pack not in RULE_PACKS:
+            raise ValueError(f"{city.key}: unknown rule pack {city.rule_pack!r}")
+        _JURISDICTIONS[city.key] = city
+    return [c.key for c in loaded]
+
+
+def default_jurisdiction(setting: str = "") -> Jurisdiction:
+    """The jurisdiction named by the setting, else the one whose file says `"default":
+    true`, else the only one that is not the federal placeholder."""
+    if setting:
+        return jurisdiction(setting)
+    flagged = [j for j in JURISDICTIONS.values() if j.default]
+    if len(flagged) == 1:
+        return flagged[0]
+    local = [j for j in JURISDICTIONS.values() if j.rule_pack != FEDERAL_PACK]
+    if len(local) == 1:
+        return local[0]
+    raise ValueError(
+        "no default jurisdiction: set CLEARANCE_DEFAULT_JURISDICTION to one of "
+        + ", ".join(sorted(JURISDICTIONS))
+    )
 
 
 def jurisdiction(key: str) -> Jurisdiction:

@@ -61,6 +61,18 @@ class SessionInfo:
     csrf_token: str
 
 
+# A token is named in pages by the first characters of its hash (never by the secret).
+TOKEN_ID_CHARS = 16
+
+
+@dataclass(frozen=True)
+class ApiTokenInfo:
+    token_id: str
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
 def _current(user: User) -> CurrentUser:
     return CurrentUser(user.id, user.email, user.role, user.department, user.display_name)
 
@@ -186,6 +198,47 @@ class Accounts:
                 )
             )
         return token
+
+    def api_tokens(self, user_id: int) -> list[ApiTokenInfo]:
+        """A user's personal access tokens, newest first (never the secret itself)."""
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(ApiToken)
+                .where(ApiToken.user_id == user_id)
+                .order_by(ApiToken.created_at.desc())
+                .limit(100)
+            )
+            return [
+                ApiTokenInfo(
+                    token_id=row.token_hash[:TOKEN_ID_CHARS],
+                    label=row.label,
+                    created_at=aware(row.created_at),
+                    revoked_at=aware(row.revoked_at) if row.revoked_at else None,
+                )
+                for row in rows
+            ]
+
+    def revoke_api_token(self, user_id: int, token_id: str) -> None:
+        """Revoke one of the user's own tokens, named by its id (a prefix of its hash)."""
+        if len(token_id) != TOKEN_ID_CHARS or not all(c in "0123456789abcdef" for c in token_id):
+            raise AccountError(f"no token {token_id!r}")
+        with self._sessions.begin() as session:
+            row = session.scalar(
+                select(ApiToken).where(
+                    ApiToken.user_id == user_id, ApiToken.token_hash.startswith(token_id)
+                )
+            )
+            if row is None:
+                raise AccountError(f"no token {token_id!r}")
+            if row.revoked_at is None:
+                row.revoked_at = now()
+
+    def revoke_api_token_value(self, token: str) -> None:
+        """Revoke the token presented (`clearance logout`)."""
+        with self._sessions.begin() as session:
+            row = session.get(ApiToken, token_hash(token))
+            if row is not None and row.revoked_at is None:
+                row.revoked_at = now()
 
     def user_for_api_token(self, token: str) -> CurrentUser | None:
         with self._sessions() as session:

@@ -19,14 +19,15 @@ from itsdangerous import URLSafeTimedSerializer
 from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
-from web.actions import ActionFailed, Gateway
-from web.context import STATIC_DIR, AppContext, city_time_zone, ctx_of, template_environment
+from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
-from web.operations import Operations
 from web.security import LoginThrottle, Signer, secret_key
 
 log = logging.getLogger("clearance.web")
@@ -43,9 +44,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         sessions=session_factory(engine),
         accounts=Accounts(engine),
         gateway=gateway,
-        operations=Operations(engine, gateway),
+        actions=Actions(settings, engine, gateway),
         signer=Signer(key),
-        templates=template_environment(city_time_zone(settings)),
+        templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
         throttle=LoginThrottle(),
     )
@@ -73,11 +74,14 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         portal,
         projects,
         records,
+        tokens,
     )
 
     for module in (auth, dashboard, applications, projects, records, admin, portal, calendar):
         app.include_router(module.router, include_in_schema=False)
+    app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
+    app.include_router(tokens.api_router)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
@@ -134,6 +138,7 @@ def _page(request: Request, status: int, title: str, message: str) -> HTMLRespon
         csrf_token="",
         flash=None,
         today=ctx.today(),
+        time_zone=ctx.time_zone(),
         status=status,
         title=title,
         message=message,

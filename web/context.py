@@ -12,16 +12,17 @@ import pendulum
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from actions.errors import ActionFailed
+from actions.layer import Actions
+from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
-from settings import PROJECT_ROOT, Settings, home_jurisdiction
+from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
-from web.actions import Gateway
-from web.operations import Operations
-from web.present import filters
+from web.present import filters, human_datetime
 from web.security import LoginThrottle, Signer
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
@@ -37,26 +38,30 @@ class AppContext:
     sessions: sessionmaker[Session]
     accounts: Accounts
     gateway: Gateway
-    operations: Operations
+    actions: Actions
     signer: Signer
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
 
     @property
-    def time_zone(self) -> str:
-        return city_time_zone(self.settings)
+    def operations(self) -> Actions:
+        """The action layer under its earlier name (routes written before actions/)."""
+        return self.actions
 
-    def today(self) -> date:
-        return pendulum.now(self.time_zone).date()
+    def today(self, jurisdiction_key: str = "") -> date:
+        """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""
+        return pendulum.now(self.time_zone(jurisdiction_key)).date()
+
+    def time_zone(self, jurisdiction_key: str = "") -> str:
+        """A jurisdiction's time zone; one no longer configured falls back to the default's."""
+        try:
+            return self.actions.city(jurisdiction_key).time_zone
+        except ActionFailed:
+            return self.actions.city().time_zone
 
 
-def city_time_zone(settings: Settings) -> str:
-    """The city's time zone: the configured jurisdiction's (data, not code)."""
-    return home_jurisdiction(settings).time_zone
-
-
-def template_environment(time_zone: str = "UTC") -> Environment:
+def template_environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATE_DIR)),
         # Condition texts, notes and names come from users and resolutions: escape all.
@@ -65,8 +70,12 @@ def template_environment(time_zone: str = "UTC") -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(filters(time_zone))
-    env.globals.update(role_labels=ROLE_LABELS, allowed=allowed, city_time_zone=time_zone)
+    env.filters.update(filters())
+    # An instant in the city's time: the page's jurisdiction (render() passes time_zone).
+    env.filters["human_datetime"] = pass_context(
+        lambda context, value: human_datetime(value, context.get("time_zone") or "UTC")
+    )
+    env.globals.update(role_labels=ROLE_LABELS, allowed=allowed)
     return env
 
 
@@ -92,12 +101,15 @@ def render(
             carried = (str(kind), str(message))
         except (BadSignature, ValueError):
             carried = None
+    # A page about one record passes its jurisdiction: dates and "today" are that city's.
+    jurisdiction_key = str(values.pop("jurisdiction_key", "") or "")
     body = ctx.templates.get_template(template).render(
         request=request,
         user=session.user if session else None,
         csrf_token=session.csrf_token if session else "",
         flash=flash or carried,
-        today=ctx.today(),
+        today=ctx.today(jurisdiction_key),
+        time_zone=ctx.time_zone(jurisdiction_key),
         **values,
     )
     response = HTMLResponse(body, status_code=status)
@@ -122,8 +134,6 @@ def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> 
 def require_public_url(settings: Settings) -> None:
     """Applicant links are e-mailed: outside development, refuse to make one that would
     point at localhost because CLEARANCE_PUBLIC_URL was never set."""
-    from web.actions import ActionFailed
-
     if settings.environment != "development" and not settings.public_url_configured:
         raise ActionFailed(
             "applicant links need the public address applicants can reach: set "

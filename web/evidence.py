@@ -11,9 +11,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.datastructures import UploadFile
 
+from actions.errors import ActionFailed
 from models.schema import EvidenceFile
 from web.accounts import now
-from web.actions import ActionFailed
 
 MAX_BYTES = 25 * 1024 * 1024
 CHUNK = 1024 * 1024

@@ -234,10 +234,9 @@ def blocker_summary(milestone: str, departments: list[str]) -> str:
     )
 
 
-def filters(time_zone: str = "UTC") -> dict[str, Any]:
+def filters() -> dict[str, Any]:
     return {
         "human_date": human_date,
-        "human_datetime": lambda v: human_datetime(v, time_zone),
         "category_label": category_label,
         "readable": readable,
         "outcome_label": outcome_label,

@@ -5,8 +5,6 @@ No page loops over workflow queries; every list is paged.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -76,7 +74,14 @@ class ClockLine:
         return dict(self.__dict__)
 
 
-def clock_line(row: Application, today: date) -> ClockLine:
+# "Today" for a clock: a date, or a function of the clock's jurisdiction (each city counts
+# its days in its own time zone).
+Today = date | Callable[[str], date]
+
+
+def clock_line(row: Application, today: Today) -> ClockLine:
+    if callable(today):
+        today = today(row.jurisdiction)
     return ClockLine(
         application_id=row.application_id,
         site_address=row.site_address,
@@ -99,10 +104,11 @@ _CLOCK_COLUMNS = (
     Application.shot_clock_date,
     Application.risk_flagged,
     Application.planner_email,
+    Application.jurisdiction,
 )
 
 
-def clocks(session: Session, today: date, page: int = 1, closed: bool = False) -> Page:
+def clocks(session: Session, today: Today, page: int = 1, closed: bool = False) -> Page:
     """Open clocks (or closed ones) by conservative date, earliest first."""
     condition = (
         Application.status.in_(TERMINAL_STATUSES)
@@ -345,18 +351,3 @@ def outbox(session: Session, page: int = 1, state: str = "") -> Page:
 
 def notice(session: Session, key: str) -> Notice | None:
     return session.get(Notice, key)
-
-
-# -- waiting for the read model after an action ----------------------------------------------------
-
-
-async def wait_for(check: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """After an update returns, its activity writes the read model a moment later: wait
-    (briefly) so the page shown next already has the change."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if check():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(0.05)

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.calendars import (
+    COURT,
     BusinessCalendar,
     available_states,
     calendar_for,
     federal_regime,
+    jurisdiction_layers,
     state_regime,
 )
 
@@ -109,11 +111,14 @@ def test_christmas_observed_reason() -> None:
     )
 
 
-def test_day_after_thanksgiving_is_california_only() -> None:
+def test_day_after_thanksgiving_is_not_a_gov_code_6700_holiday() -> None:
+    # Revision 2 (shot-clocks.md 8.6): the day after Thanksgiving is a court holiday
+    # (CCP 135) and a city-adopted day, never a Gov. Code 6700 day.
     day = date(2026, 11, 27)
     assert FEDERAL.is_business_day(day)
-    assert not CA.is_business_day(day)
-    assert CA.closure_reason(day) == "California legal holiday: Day after Thanksgiving"
+    assert CA.is_business_day(day)
+    court = jurisdiction_layers("CA").calendar(COURT)
+    assert court.closure_reason(day) == "California judicial holiday: Day after Thanksgiving"
 
 
 def test_cesar_chavez_day_is_california_only() -> None:
@@ -128,6 +133,14 @@ def test_california_sunday_holiday_moves_to_monday() -> None:
         "California legal holiday: Cesar Chavez Day (observed)"
     )
     assert FEDERAL.is_business_day(date(2024, 4, 1))
+
+
+def test_california_saturday_veterans_day_moves_to_friday() -> None:
+    # Gov. Code 6701: November 11 on a Saturday is observed the Friday before.
+    assert date(2023, 11, 11).weekday() == 5
+    assert CA.closure_reason(date(2023, 11, 10)) == ("federal holiday: Veterans Day (observed)")
+    layer = state_regime("CA")
+    assert layer.dates_in(2023)[date(2023, 11, 10)] == ["Veterans Day (observed)"]
 
 
 def test_california_saturday_holiday_is_not_moved_to_friday() -> None:
@@ -203,11 +216,14 @@ def test_roll_forward_of_a_business_day_is_itself() -> None:
 
 def test_roll_forward_explains_each_skipped_day() -> None:
     cal = calendar_for("CA", [date(2026, 11, 30)])
+    result, skipped = cal.roll_forward(date(2026, 11, 25))
+    assert result == date(2026, 11, 25)
+    cal = calendar_for("CA", [date(2026, 11, 27), date(2026, 11, 30)])
     result, skipped = cal.roll_forward(date(2026, 11, 26))
     assert result == date(2026, 12, 1)
     assert skipped == [
         (date(2026, 11, 26), "federal holiday: Thanksgiving Day"),
-        (date(2026, 11, 27), "California legal holiday: Day after Thanksgiving"),
+        (date(2026, 11, 27), "local closure"),
         (date(2026, 11, 28), "Saturday"),
         (date(2026, 11, 29), "Sunday"),
         (date(2026, 11, 30), "local closure"),

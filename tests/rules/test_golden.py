@@ -283,9 +283,10 @@ def test_roll_forward_over_juneteenth() -> None:
         # Jan 30 + 60: + 1 = Jan 31, + 28 = Feb 28 (29), + 31 = Mar 31 (60): Cesar Chavez
         # Day (Tue) → Wed Apr 1 in California.
         ("2026-01-30", "2026-03-31", "2026-04-01", "Cesar Chavez Day"),
-        # Sep 28 + 60: + 2 = Sep 30, + 31 = Oct 31 (33), + 27 = Nov 27 (60): the day after
-        # Thanksgiving (Thanksgiving = 4th Thu of Nov = Nov 26) → Sat, Sun → Mon Nov 30.
-        ("2026-09-28", "2026-11-27", "2026-11-30", "Day after Thanksgiving"),
+        # Feb 23 + 60: + 5 = Feb 28, + 31 = Mar 31 (36), + 24 = Apr 24 (60): Genocide
+        # Remembrance Day (Gov. Code 6700 since 2023) → Sat, Sun → Mon Apr 27. (Revision 2
+        # replaced the day after Thanksgiving here: it is not a Gov. Code 6700 day.)
+        ("2026-02-23", "2026-04-24", "2026-04-27", "Genocide Remembrance Day"),
         # 2024: Feb 1 + 60: + 28 = Feb 29, + 31 = Mar 31 (59), + 1 = Apr 1 (60). Cesar
         # Chavez Day Sun Mar 31, 2024 is observed Mon Apr 1 → Tue Apr 2.
         ("2024-02-01", "2024-04-01", "2024-04-02", "Cesar Chavez Day (observed)"),

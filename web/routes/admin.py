@@ -11,13 +11,13 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 
+from actions.errors import ActionFailed
 from models.schema import ClosureDay, User
 from rules.access import STAFF_ROLES, require
 from rules.calendars import calendar_for
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.packs import JURISDICTIONS
 from web.accounts import AccountError, now
-from web.actions import ActionFailed
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 
@@ -48,6 +48,7 @@ def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
         for d, name in calendar.holidays_in(year).items()
     ]
     return {
+        "jurisdiction_key": key,
         "city": city,
         "cities": JURISDICTIONS,
         "year": year,
@@ -70,8 +71,8 @@ def calendar_page(request: Request) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "read")
     ctx = ctx_of(request)
-    key = request.query_params.get("jurisdiction", "cotati")
-    year = _year(request.query_params.get("year"), ctx.today().year)
+    key = request.query_params.get("jurisdiction") or ctx.actions.city().key
+    year = _year(request.query_params.get("year"), ctx.today(key).year)
     return render(
         request, "admin_calendar.html.j2", session=session, **_calendar_context(request, key, year)
     )
@@ -84,7 +85,7 @@ async def add_closure(request: Request) -> Response:
     ctx = ctx_of(request)
     who = session.user.principal
     require(who, "admin.calendar")
-    key = form.get("jurisdiction", "cotati")
+    key = form.get("jurisdiction") or ctx.actions.city().key
     day = form.get("date", "").strip()
     try:
         if key not in JURISDICTIONS:
@@ -97,14 +98,16 @@ async def add_closure(request: Request) -> Response:
             raise ActionFailed(f"{day} is already a closure day for {JURISDICTIONS[key].name}", 409)
         outcome = await ctx.operations.closure_everywhere(who, key, day)
     except ActionFailed as err:
-        year = _year(day[:4], ctx.today().year)
+        year = _year(day[:4], ctx.today(key).year)
         return render(
             request,
             "admin_calendar.html.j2",
             status=err.status,
             session=session,
             flash=("error", f"Refused: {err.message}"),
-            **_calendar_context(request, key if key in JURISDICTIONS else "cotati", year),
+            **_calendar_context(
+                request, key if key in JURISDICTIONS else ctx.actions.city().key, year
+            ),
         )
     with ctx.sessions.begin() as db:
         db.add(

@@ -14,11 +14,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
+from actions.errors import ActionFailed
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.accounts import AccountError, CurrentUser, aware, link_state
-from web.actions import ActionFailed
 from web.context import ctx_of, require_public_url
 from web.deps import api_user
 from web.inbox import inbox_for
@@ -37,6 +37,36 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 # -- bodies -------------------------------------------------------------------------------------
+
+
+class OpenBody(BaseModel):
+    application_id: str = Field(..., examples=["WTF-2026-014"])
+    planner_email: str = Field(..., examples=["planner@city.example"])
+    category: str | None = Field(None, examples=["macro_collocation"])
+    batch: list[str] = Field(default_factory=list, description="an SWF batch: each site's")
+    jurisdiction: str = Field("", description="default: the deployment's jurisdiction")
+    submitted: str | None = Field(None, description="YYYY-MM-DD; default today in the city")
+    pre_application: str | None = None
+    site_address: str = ""
+    description: str = ""
+    applicant_name: str = ""
+    applicant_email: str = ""
+    supervisor_email: str = Field("", description="default: the jurisdiction's")
+    attorney_email: str = Field("", description="default: the jurisdiction's")
+    reminder_offsets: list[int] | None = Field(None, description="default: the jurisdiction's")
+
+
+class ImportBody(BaseModel):
+    project_id: str
+    name: str
+    project_manager_email: str
+    applicant_email: str
+    applicant_name: str = ""
+    jurisdiction: str = ""
+    resolution: dict[str, Any] = Field(..., description="the parse contract (conditions.md §6)")
+    corrections: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description='{"12": {"gates": "building_permit"}}'
+    )
 
 
 class Dated(BaseModel):
@@ -134,7 +164,7 @@ def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
     _read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
-        result = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone)
+        result = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
     return result.to_json()
 
 
@@ -145,7 +175,7 @@ def list_applications(
     _read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
-        result = readmodel.clocks(db, ctx.today(), page, closed=closed)
+        result = readmodel.clocks(db, ctx.today, page, closed=closed)
     return _page(result, [c.to_json() for c in result.items])
 
 
@@ -163,7 +193,7 @@ def get_application(request: Request, application_id: str, user: CurrentUser = U
             raise HTTPException(404, f"no application {application_id!r}")
         events = readmodel.clock_events(db, application_id)
     return {
-        **readmodel.clock_line(row, ctx.today()).to_json(),
+        **readmodel.clock_line(row, ctx.today).to_json(),
         "clock": row.clock,
         "events": [
             {
@@ -292,8 +322,24 @@ def outbox(
 # -- application actions ---------------------------------------------------------------------------
 
 
+@router.post("/applications", responses=ERRORS, status_code=201)
+async def open_application(request: Request, body: OpenBody, user: CurrentUser = User):
+    """Open a wireless application: its shot clock starts (refused, 400, on bad input)."""
+    summary = await ctx_of(request).actions.open_from_fields(user.principal, body.model_dump())
+    return {"application_id": summary.application.application_id, "clock": summary.clock}
+
+
+@router.get("/applications/{application_id}/summary", responses=ERRORS)
+async def application_summary(
+    request: Request, application_id: str, user: CurrentUser = User
+) -> dict[str, Any]:
+    """The clock as its workflow holds it now (application, events, clock contract)."""
+    summary = await ctx_of(request).actions.clock_summary(user.principal, application_id)
+    return dataclasses.asdict(summary)
+
+
 async def _clock(request: Request, user: CurrentUser, app_id: str, action: str, body: Any) -> Any:
-    result = await ctx_of(request).operations.clock_action(
+    result = await ctx_of(request).actions.clock_action(
         user.principal, app_id, action, body.model_dump()
     )
     return {"event_id": result.event_id, "clock": result.clock}
@@ -310,7 +356,7 @@ async def notice_preview(
     request: Request, application_id: str, body: NoticeBody, user: CurrentUser = User
 ) -> dict[str, Any]:
     """The letter and the new dates, without recording anything; refused like the send."""
-    return await ctx_of(request).operations.preview_notice(
+    return await ctx_of(request).actions.preview_notice(
         user.principal, application_id, body.model_dump()
     )
 
@@ -365,13 +411,50 @@ async def closure(
 # -- project actions -------------------------------------------------------------------------------
 
 
+@router.post("/projects", responses=ERRORS, status_code=201)
+async def import_project(request: Request, body: ImportBody, user: CurrentUser = User):
+    """Import a parsed, reviewed resolution into a new project (its workflow starts)."""
+    from actions.requests import ImportProject, resolution_from_contract
+
+    require(user.principal, ImportProject.permission)
+    fields = body.model_dump()
+    fields["resolution"] = resolution_from_contract(body.resolution)
+    return await ctx_of(request).actions.import_project(user.principal, ImportProject(**fields))
+
+
+@router.get("/projects/{project_id}/status", responses=ERRORS)
+async def project_status(request: Request, project_id: str, user: CurrentUser = User):
+    """The project's clearance by milestone, as its workflow holds it now."""
+    actions = ctx_of(request).actions
+    return {
+        **await actions.project_query(user.principal, project_id, "status_by_milestone"),
+        "conditions": await actions.project_query(user.principal, project_id, "conditions"),
+    }
+
+
+@router.get("/projects/{project_id}/milestones/{milestone}/blockers", responses=ERRORS)
+async def project_blockers(
+    request: Request, project_id: str, milestone: str, user: CurrentUser = User
+) -> list[dict[str, Any]]:
+    """What still blocks a milestone, and who must clear it."""
+    return await ctx_of(request).actions.project_query(
+        user.principal, project_id, "blockers", milestone
+    )
+
+
+@router.get("/projects/{project_id}/owes", responses=ERRORS)
+async def project_owes(request: Request, project_id: str, user: CurrentUser = User):
+    """What the applicant still owes."""
+    return await ctx_of(request).actions.project_query(user.principal, project_id, "applicant_owes")
+
+
 def _result(result: Any) -> dict[str, Any]:
     return {"ok": result.ok, "message": result.message, "condition": result.condition}
 
 
 async def _cond(request: Request, user: CurrentUser, pid: str, n: str, action: str, body: Any):
     return _result(
-        await ctx_of(request).operations.condition_action(
+        await ctx_of(request).actions.condition_action(
             user.principal, pid, n, action, body.model_dump()
         )
     )
@@ -415,7 +498,7 @@ async def correct(
 @router.post("/projects/{project_id}/milestones/{milestone}/sign-off", responses=ERRORS)
 async def sign_off(request: Request, project_id: str, milestone: str, user: CurrentUser = User):
     """Sign off a milestone; refused (409) with the blockers while any is open."""
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.sign_off", {"milestone": milestone}
     )
     return _result(result)
@@ -423,7 +506,7 @@ async def sign_off(request: Request, project_id: str, milestone: str, user: Curr
 
 @router.post("/projects/{project_id}/plan", responses=ERRORS)
 async def plan(request: Request, project_id: str, body: PlanBody, user: CurrentUser = User):
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.plan", body.model_dump()
     )
     return _result(result)
@@ -431,7 +514,7 @@ async def plan(request: Request, project_id: str, body: PlanBody, user: CurrentU
 
 @router.post("/projects/{project_id}/digest", responses=ERRORS)
 async def digest(request: Request, project_id: str, body: DigestBody, user: CurrentUser = User):
-    result = await ctx_of(request).operations.project_action(
+    result = await ctx_of(request).actions.project_action(
         user.principal, project_id, "project.digest", body.model_dump()
     )
     return _result(result)

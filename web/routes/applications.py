@@ -9,15 +9,15 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 
+from actions.errors import ActionFailed
+from actions.requests import APPLICANT_NOTICE_KINDS, NON_TOLLING_KINDS, OUTCOMES
 from models.schema import Application, ClockEventRow
 from rules.access import require
 from web import readmodel
 from web.accounts import link_state
-from web.actions import ActionFailed
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.offers import clock_offers
-from web.operations import APPLICANT_NOTICE_KINDS, NON_TOLLING_KINDS, OUTCOMES
 from web.present import human_date, outcome_label, tolled_so_far
 
 router = APIRouter()
@@ -46,8 +46,92 @@ def application_list(request: Request) -> HTMLResponse:
     except ValueError:
         page = 1
     with ctx.sessions() as db:
-        clocks = readmodel.clocks(db, ctx.today(), page, closed=closed)
+        clocks = readmodel.clocks(db, ctx.today, page, closed=closed)
     return render(request, "applications.html.j2", session=session, clocks=clocks, closed=closed)
+
+
+# -- opening an application ---------------------------------------------------------------------
+
+OPEN_FIELDS = (
+    "application_id",
+    "category",
+    "batch",
+    "jurisdiction",
+    "submitted",
+    "pre_application",
+    "site_address",
+    "description",
+    "planner_email",
+    "applicant_name",
+    "applicant_email",
+    "supervisor_email",
+    "attorney_email",
+    "reminder_offsets",
+)
+
+
+def _open_page(
+    request: Request,
+    session: Any,
+    values: dict[str, str] | None = None,
+    flash: tuple[str, str] | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    from rules.packs import JURISDICTIONS, rule_pack
+
+    ctx = ctx_of(request)
+    city = ctx.actions.city((values or {}).get("jurisdiction", ""))
+    defaults = {
+        "jurisdiction": city.key,
+        "submitted": ctx.today(city.key).isoformat(),
+        "planner_email": session.user.email,
+        "reminder_offsets": ", ".join(str(d) for d in city.reminder_offsets),
+    }
+    return render(
+        request,
+        "application_new.html.j2",
+        status=status,
+        session=session,
+        flash=flash,
+        values={**{k: "" for k in OPEN_FIELDS}, **defaults, **(values or {})},
+        city=city,
+        cities=sorted(JURISDICTIONS.values(), key=lambda j: j.name),
+        categories=rule_pack(city.rule_pack).categories,
+        jurisdiction_key=city.key,
+    )
+
+
+@router.get("/applications/new", response_class=HTMLResponse)
+def open_form(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "clock.open")
+    return _open_page(request, session)
+
+
+@router.post("/applications/new")
+async def open_post(request: Request) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    who = session.user.principal
+    require(who, "clock.open")
+    values = {k: str(form.get(k, "")).strip() for k in OPEN_FIELDS}
+    try:
+        summary = await ctx_of(request).actions.open_from_fields(who, dict(values))
+    except ActionFailed as err:
+        # The refusal in the form's words, with everything typed kept.
+        return _open_page(
+            request, session, values, flash=("error", f"Refused: {err.message}"), status=err.status
+        )
+    clock = summary.clock
+    app_id = summary.application.application_id
+    return redirect_with_flash(
+        request,
+        f"/applications/{app_id}",
+        "ok",
+        f"Opened {app_id}: {clock['period_days']} days from {clock['start_date']}; shot clock "
+        f"date {clock['shot_clock_date'] or '-'}, conservative date "
+        f"{clock['conservative_date'] or '-'}.",
+    )
 
 
 def _application_context(request: Request, application_id: str) -> dict[str, Any]:
@@ -59,7 +143,7 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
         events = readmodel.clock_events(db, application_id)
         notices = readmodel.notices_for(db, application_id)
         files = readmodel.evidence_files(db, "application", application_id)
-    today = ctx.today()
+    today = ctx.today(row.jurisdiction)
     line = readmodel.clock_line(row, today)
     clock = row.clock or {}
     windows = [
@@ -76,6 +160,7 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
             row.tolled_days, row.status, notices_given[-1] if notices_given else None, today
         ),
         "app": row,
+        "jurisdiction_key": row.jurisdiction,
         "line": line,
         "clock": clock,
         "events": events,
@@ -282,7 +367,8 @@ def _builder(
         app=row,
         later=later,
         rows=rows,
-        date=date or ctx.today().isoformat(),
+        date=date or ctx.today(row.jurisdiction).isoformat(),
+        jurisdiction_key=row.jurisdiction,
         note=note,
         preview=preview,
     )

@@ -31,10 +31,10 @@ def dashboard(request: Request) -> HTMLResponse:
     user = session.user
     queue_department = user.department if user.role == "department_reviewer" else None
     with ctx.sessions() as db:
-        clocks = readmodel.clocks(db, ctx.today(), _int(params.get("clocks_page")))
+        clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")))
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
-        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone)
+        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
     return render(
         request,
         "dashboard.html.j2",

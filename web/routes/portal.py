@@ -9,11 +9,11 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.errors import ActionFailed
 from models.schema import ApplicantLink
 from rules.access import Principal, require
 from web import readmodel
 from web.accounts import AccountError, aware
-from web.actions import ActionFailed
 from web.context import ctx_of, redirect_with_flash, render, require_public_url
 from web.deps import checked_form, form_dict, staff_session
 from web.evidence import record_file, store_upload

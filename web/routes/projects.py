@@ -9,13 +9,13 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.errors import ActionFailed
 from models.conditions import KINDS, RESOLVED_STATUSES
 from models.schema import EvidenceFile
 from rules.access import RESOLUTION_ACTIONS, require
 from rules.conditions.lifecycle import DEPARTMENTS, MONITORED_GATES
 from web import readmodel
 from web.accounts import link_state
-from web.actions import ActionFailed
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.evidence import store_upload, stored_path

@@ -1,0 +1,281 @@
+"""Wireless applications: open one, record events on its shot clock, preview a notice,
+add a closure day to one clock or to every open clock of a jurisdiction, read a clock."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pendulum
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+
+from actions.errors import ActionFailed, bad
+from actions.requests import (
+    AddLocalClosure,
+    ClockEventRequest,
+    OpenApplication,
+    RecordNotice,
+    check_date,
+)
+from actions.temporal import Gateway
+from actions.waiting import wait_for
+from models.schema import Application
+from models.shot_clock import (
+    ApplicationInfo,
+    CalendarSnapshot,
+    ClockEvent,
+    ClockSummary,
+    ClockUpdateResult,
+    Contacts,
+    JurisdictionClosureInput,
+    JurisdictionClosureResult,
+    ShotClockInput,
+)
+from rules.access import Principal, require
+from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
+from rules.timeline import TimelineError, parse_timeline
+from settings import Settings
+
+# How long adding a jurisdiction's closure day waits for every clock before answering
+# (the workflow carries on either way).
+CLOSURE_WAIT_SECONDS = 20.0
+
+
+@dataclass
+class ClosureOutcome:
+    targeted: list[str]
+    changed: list[str] | None  # None: still being applied when the request answered
+    refused: list[str]
+
+
+def _workflow_id(application_id: str) -> str:
+    from workflows.shot_clock import workflow_id_for
+
+    return workflow_id_for(application_id)
+
+
+class ClockActions:
+    settings: Settings
+    gateway: Gateway
+    sessions: sessionmaker[Session]
+
+    def city(self, key: str = "") -> Jurisdiction:
+        """A jurisdiction by key; empty: the deployment's default (a setting)."""
+        try:
+            if key:
+                return jurisdiction(key)
+            return default_jurisdiction(self.settings.default_jurisdiction)
+        except ValueError as err:
+            raise bad(f"jurisdiction: {err}") from None
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def clock_summary(self, who: Principal, application_id: str) -> ClockSummary:
+        require(who, "read")
+        return await self.gateway.query(
+            _workflow_id(application_id),
+            "summary",
+            result_type=ClockSummary,
+            missing=f"no such application {application_id} (no shot clock workflow)",
+        )
+
+    # -- opening --------------------------------------------------------------------------
+
+    async def open_application(self, who: Principal, request: OpenApplication) -> ClockSummary:
+        """Start the application's durable shot clock; refused before anything is stored
+        when the timeline would not hold up (unknown category, a date in the future)."""
+        from workflows.shot_clock import ShotClockWorkflow
+
+        require(who, request.permission)
+        city = self.city(request.jurisdiction)
+        today = pendulum.now(city.time_zone).date()
+        events = [{"type": "submitted", "date": request.submitted or today.isoformat()}]
+        if request.pre_application:
+            events.insert(0, {"type": "pre_application", "date": request.pre_application})
+        raw: dict[str, Any] = {"state": city.state, "rule_pack": city.rule_pack, "events": events}
+        if request.batch:
+            raw["batch"] = list(request.batch)
+        if request.category:
+            raw["category"] = request.category
+        try:
+            parsed = parse_timeline(raw)
+        except TimelineError as err:
+            field = "pre_application" if request.pre_application else "submitted"
+            raise bad(str(err).replace("events[0]", field)) from None
+        if any(e.date > today for e in parsed.events):
+            raise bad(f"submitted: the date is in the future (today in {city.name} is {today})")
+        info = ApplicationInfo(
+            application_id=request.application_id,
+            category=request.category,
+            batch=list(request.batch),
+            site_address=request.site_address,
+            description=request.description,
+            calendar=CalendarSnapshot(
+                jurisdiction=city.key,
+                state=city.state,
+                time_zone=city.time_zone,
+                rule_pack=city.rule_pack,
+                local_holidays=list(city.local_closures),
+            ),
+            contacts=Contacts(
+                planner_email=request.planner_email,
+                supervisor_email=request.supervisor_email or city.supervisor_email,
+                attorney_email=request.attorney_email or city.attorney_email,
+                applicant_email=request.applicant_email,
+                applicant_name=request.applicant_name,
+            ),
+            reminder_offsets=list(request.reminder_offsets or city.reminder_offsets),
+        )
+        clock_events = [ClockEvent(e["type"], e["date"], recorded_by=who.email) for e in events]
+        client = await self.gateway.client()
+        try:
+            await client.start_workflow(
+                ShotClockWorkflow.run,
+                ShotClockInput(application=info, events=clock_events),
+                id=_workflow_id(info.application_id),
+                task_queue=self.gateway.task_queue,
+                # A decided or withdrawn application keeps its id: never a fresh clock over it.
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+        except WorkflowAlreadyStartedError:
+            raise ActionFailed(
+                f"application {info.application_id} already exists (open or closed)", 409
+            ) from None
+        except ActionFailed:
+            raise
+        except Exception as err:  # noqa: BLE001 - every failure becomes a message
+            from actions.errors import from_temporal
+
+            raise from_temporal(err) from None
+        summary = await self.clock_summary(who, info.application_id)
+        await wait_for(lambda: self._clock_row_exists(info.application_id))
+        return summary
+
+    def _clock_row_exists(self, application_id: str) -> bool:
+        with self.sessions() as session:
+            return session.get(Application, application_id) is not None
+
+    # -- recording ------------------------------------------------------------------------
+
+    async def record(self, who: Principal, request: ClockEventRequest) -> ClockUpdateResult:
+        """Record an event: the role check, then the workflow's validator decides."""
+        require(who, request.permission)
+        summary = await self.clock_summary(who, request.application_id)
+        when = request.date or _today(summary)
+        result: ClockUpdateResult = await self.gateway.update(
+            _workflow_id(request.application_id),
+            request.update,
+            request.payload(who.email, when),
+            result_type=ClockUpdateResult,
+            closed=f"the application is already closed ({summary.clock['status']}); "
+            "nothing was recorded",
+        )
+        wanted = result.clock.get("conservative_date"), result.clock.get("status")
+        await wait_for(lambda: self._clock_row_is(request.application_id, wanted))
+        return result
+
+    def _clock_row_is(self, application_id: str, wanted: tuple[Any, Any]) -> bool:
+        with self.sessions() as session:
+            row = session.get(Application, application_id)
+            return row is not None and (row.conservative_date, row.status) == wanted
+
+    async def preview(self, who: Principal, request: RecordNotice) -> dict[str, Any]:
+        """The letter a notice would send and the clock after it, judged by the same rules
+        the workflow's validator applies; a defective notice is refused here."""
+        from activities.rendering import NoticeRenderer
+        from workflows.shot_clock_support import ClockState, incomplete_notice_event
+
+        require(who, request.permission)
+        summary = await self.clock_summary(who, request.application_id)
+        notice = request.payload(who.email, request.date or _today(summary))
+        state = ClockState(
+            ShotClockInput(
+                application=summary.application,
+                events=list(summary.events),
+                event_sequence=len(summary.events),
+            )
+        )
+        event = incomplete_notice_event(notice)
+        now = datetime.now(UTC)
+        try:
+            state.check(event, now)
+        except ValueError as refused:
+            raise ActionFailed(str(refused), 409) from None
+        before = summary.clock
+        state.append(event)
+        clock = state.clock(now)
+        letter_request = state.event_notice(event, clock)
+        letter = NoticeRenderer().render(letter_request) if letter_request is not None else None
+        return {
+            "date": notice.date,
+            "items": [i.__dict__ for i in request.items],
+            "to": letter_request.to if letter_request else [],
+            "cc": letter_request.cc if letter_request else [],
+            "subject": letter.subject if letter else "",
+            "text": letter.text if letter else "",
+            "before": {
+                k: before.get(k) for k in ("status", "shot_clock_date", "conservative_date")
+            },
+            "after": {k: clock.get(k) for k in ("status", "shot_clock_date", "conservative_date")},
+            "effect": next(
+                (
+                    e
+                    for e in clock["ledger"]
+                    if e["event"] == "incomplete_notice" and e["date"] == notice.date
+                ),
+                None,
+            ),
+            "warnings": [w for w in clock["warnings"] if w not in before.get("warnings", [])],
+        }
+
+    async def closure_everywhere(
+        self, who: Principal, jurisdiction_key: str, day: str
+    ) -> ClosureOutcome:
+        """Add a closure day to every open clock of a jurisdiction (the clocks froze their
+        calendars when opened, so each needs the update). A JurisdictionClosureWorkflow
+        carries it to the clocks, so it finishes even if this request or process does not;
+        the request waits for it a little while."""
+        from rules.shot_clock import TERMINAL_STATUSES
+        from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
+
+        require(who, AddLocalClosure.permission)
+        day = check_date(day, "date", required=True) or ""
+        with self.sessions() as session:
+            ids = sorted(
+                session.scalars(
+                    select(Application.application_id).where(
+                        Application.jurisdiction == jurisdiction_key,
+                        Application.status.not_in(TERMINAL_STATUSES),
+                    )
+                )
+            )
+        client = await self.gateway.client()
+        workflow_id = workflow_id_for(jurisdiction_key, day)
+        try:
+            handle = await client.start_workflow(
+                JurisdictionClosureWorkflow.run,
+                JurisdictionClosureInput(jurisdiction_key, day, who.email, ids),
+                id=workflow_id,
+                task_queue=self.gateway.task_queue,
+            )
+        except WorkflowAlreadyStartedError:
+            handle = client.get_workflow_handle(workflow_id, result_type=JurisdictionClosureResult)
+        try:
+            result: JurisdictionClosureResult = await asyncio.wait_for(
+                handle.result(), CLOSURE_WAIT_SECONDS
+            )
+        except TimeoutError:
+            return ClosureOutcome(targeted=ids, changed=None, refused=[])
+        if result.refused and not result.changed:
+            raise ActionFailed("; ".join(result.refused), 409)
+        return ClosureOutcome(targeted=ids, changed=result.changed, refused=result.refused)
+
+
+def _today(summary: ClockSummary) -> str:
+    """'Today' where the clock's city is: the date an event without one gets."""
+    return pendulum.now(summary.application.calendar.time_zone).date().isoformat()

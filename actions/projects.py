@@ -1,0 +1,201 @@
+"""Conditions of approval and projects: import a resolution, act on a condition (submit,
+review, resolve, trigger, correct), plan dates, sign off a milestone, send the digest,
+and read a project's state from its workflow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+
+from actions.errors import ActionFailed, bad, from_temporal
+from actions.requests import (
+    ImportProject,
+    PlanDates,
+    ProjectRequest,
+    ResolveCondition,
+    SignOffMilestone,
+    SubmitEvidence,
+)
+from actions.temporal import Gateway
+from actions.waiting import wait_for
+from models.conditions import ActionResult, Actor
+from models.schema import ConditionRow, EvidenceFile, Project
+from rules.access import Principal, require
+from rules.packs import Jurisdiction
+from settings import Settings
+
+
+def _workflow_id(project_id: str) -> str:
+    from workflows.project import project_workflow_id
+
+    return project_workflow_id(project_id)
+
+
+def actor_of(who: Principal) -> Actor:
+    """The workflow's record of who acted: the authenticated account, never a claim."""
+    return Actor(who.email, who.role, who.department)
+
+
+class ProjectActions:
+    settings: Settings
+    gateway: Gateway
+    sessions: sessionmaker[Session]
+
+    def city(self, key: str = "") -> Jurisdiction:  # provided by ClockActions
+        raise NotImplementedError
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def project_query(self, who: Principal, project_id: str, name: str, *args: Any) -> Any:
+        """One of the project workflow's queries: status_by_milestone, conditions,
+        blockers (with a milestone), applicant_owes."""
+        require(who, "read")
+        if name not in ("status_by_milestone", "conditions", "blockers", "applicant_owes"):
+            raise ActionFailed(f"there is no project query {name!r}", 404)
+        return await self.gateway.query(
+            _workflow_id(project_id), name, *args, result_type=None, missing="no such project"
+        )
+
+    # -- acting ---------------------------------------------------------------------------
+
+    async def act(self, who: Principal, request: ProjectRequest) -> ActionResult:
+        """Any condition or project action: the role check, then the workflow's validator
+        decides, then wait for the read model to show it."""
+        permission = (
+            request.required_permission
+            if isinstance(request, ResolveCondition)
+            else request.permission
+        )
+        require(who, permission)
+        result: ActionResult = await self.gateway.update(
+            _workflow_id(request.project_id),
+            request.update,
+            request.payload(actor_of(who)),
+            result_type=ActionResult,
+            closed=f"project {request.project_id} is finished (every milestone signed off); "
+            "nothing was recorded",
+        )
+        if isinstance(request, SignOffMilestone):
+            await wait_for(lambda: self._signed_off(request.project_id, request.milestone))
+        elif isinstance(request, PlanDates):
+            # The next page ranks milestones by these targets: let the read model have them.
+            targets = request.milestone_targets
+            await wait_for(lambda: self._targets_are(request.project_id, targets))
+        elif hasattr(request, "number"):
+            status = (result.condition or {}).get("status")
+            number = request.number  # type: ignore[attr-defined]
+            await wait_for(lambda: self._condition_is(request.project_id, number, status))
+        return result
+
+    def _condition_is(self, project_id: str, number: str, status: Any) -> bool:
+        with self.sessions() as session:
+            current = session.scalar(
+                select(ConditionRow.status).where(
+                    ConditionRow.project_id == project_id, ConditionRow.number == number
+                )
+            )
+        return status is None or current == status
+
+    def _targets_are(self, project_id: str, targets: dict[str, str]) -> bool:
+        with self.sessions() as session:
+            row = session.get(Project, project_id)
+            have = ((row.planned if row else None) or {}).get("milestone_targets") or {}
+            return all(have.get(m) == d for m, d in targets.items())
+
+    def _signed_off(self, project_id: str, milestone: str) -> bool:
+        with self.sessions() as session:
+            row = session.get(Project, project_id)
+            return row is not None and any(
+                isinstance(s, dict) and s.get("milestone") == milestone for s in row.signoffs or []
+            )
+
+    async def evidence_with_file(
+        self,
+        who: Principal,
+        request: SubmitEvidence,
+        *,
+        sha256: str,
+        size: int,
+        filename: str,
+        content_type: str,
+        link_id: str | None = None,
+    ) -> ActionResult:
+        """Submit evidence with a stored file: the workflow records it (naming the file and
+        its sha256), and only an accepted submission gets its evidence_files row."""
+        from dataclasses import replace
+        from datetime import UTC, datetime
+
+        result = await self.act(who, replace(request, filename=f"{filename} (sha256 {sha256})"))
+        with self.sessions.begin() as session:
+            session.add(
+                EvidenceFile(
+                    scope="project",
+                    scope_id=request.project_id,
+                    condition_number=request.number,
+                    filename=filename,
+                    content_type=content_type[:100],
+                    size=size,
+                    sha256=sha256,
+                    uploaded_by=who.email,
+                    link_id=link_id,
+                    uploaded_at=datetime.now(UTC),
+                )
+            )
+        return result
+
+    # -- importing a resolution -------------------------------------------------------------
+
+    async def import_project(self, who: Principal, request: ImportProject) -> dict[str, Any]:
+        """Apply the reviewed corrections, start the project workflow, and answer with its
+        status by milestone once the first record is written."""
+        from rules.conditions.onboarding import CorrectionError, apply_corrections, new_project
+        from workflows.project import ProjectWorkflow
+
+        require(who, request.permission)
+        city = self.city(request.jurisdiction)
+        try:
+            notes, departments = apply_corrections(request.resolution, request.corrections)
+        except CorrectionError as err:
+            raise bad(str(err)) from None
+        start = new_project(
+            request.resolution,
+            project_id=request.project_id,
+            name=request.name,
+            city=city,
+            applicant_name=request.applicant_name,
+            applicant_email=request.applicant_email,
+            project_manager_email=request.project_manager_email,
+            department_overrides=departments,
+            notes=notes,
+            imported_by=who.email,
+        )
+        client = await self.gateway.client()
+        try:
+            await client.start_workflow(
+                ProjectWorkflow.run,
+                start,
+                id=_workflow_id(request.project_id),
+                task_queue=self.gateway.task_queue,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+        except WorkflowAlreadyStartedError:
+            raise ActionFailed(f"project {request.project_id} already exists", 409) from None
+        except Exception as err:  # noqa: BLE001 - every failure becomes a message
+            raise from_temporal(err) from None
+        status = await self.project_query(who, request.project_id, "status_by_milestone")
+        await wait_for(lambda: self._project_exists(request.project_id), timeout=30)
+        return {
+            "project_id": request.project_id,
+            "name": request.name,
+            "conditions": len(start.conditions),
+            "corrections": notes,
+            "next_milestone": status.get("next_milestone"),
+        }
+
+    def _project_exists(self, project_id: str) -> bool:
+        with self.sessions() as session:
+            return session.get(Project, project_id) is not None
