@@ -19,6 +19,7 @@ from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.offers import clock_offers
 from web.present import human_date, outcome_label, tolled_so_far
+from web.timeline import clock_picture
 
 router = APIRouter()
 
@@ -155,6 +156,13 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
     role = session.user.role if session else ""
     notices_given = [e.date for e in events if e.type == "incomplete_notice"]
     return {
+        "picture": clock_picture(
+            clock,
+            [(e.type, e.date) for e in events],
+            row.status,
+            today,
+            row.judicial_review_deadline,
+        ),
         "offers": clock_offers(role, row.status, row.category, row.state),
         "tolled_so_far": tolled_so_far(
             row.tolled_days, row.status, notices_given[-1] if notices_given else None, today

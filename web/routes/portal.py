@@ -100,12 +100,14 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
                 raise HTTPException(404, "The project is no longer available.")
             rows = readmodel.conditions(db, link.scope_id)
             files = readmodel.evidence_files(db, "project", link.scope_id)
+            owed = readmodel.owed(rows)
             return {
                 "link": link,
                 "token": token,
                 "project": project,
                 "application": None,
-                "owed": readmodel.owed(rows),
+                "owed": owed,
+                "steps": applicant_steps(project, owed),
                 "awaiting": [r for r in rows if r.status in ("submitted", "in_review")],
                 "files": [f for f in files if f.link_id == link.link_id],
                 "targets": (project.planned or {}).get("milestone_targets") or {},
@@ -125,6 +127,29 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
         "files": [f for f in files if f.link_id == link.link_id],
         "portal_csrf": ctx.signer.form_token("portal", link.link_id),
     }
+
+
+def applicant_steps(project: Any, owed: list[Any]) -> list[dict[str, Any]]:
+    """The applicant's stepper: each milestone in order with what they still owe for it;
+    the most urgent one with something owed is "next", and its items come first."""
+    by_milestone: dict[str, list[Any]] = {}
+    for c in owed:
+        for g in c.gates or ["unspecified"]:
+            by_milestone.setdefault(g, []).append(c)
+    progress = [p for p in project.milestones or [] if not p.get("monitored")]
+    order = [p["milestone"] for p in progress]
+    order += [m for m in by_milestone if m not in order]
+    signed = {p["milestone"] for p in progress if p.get("signed_off")}
+    targets = {p["milestone"]: p.get("target") for p in progress}
+    owing = [m for m in order if by_milestone.get(m)]
+    urgent = project.next_milestone if project.next_milestone in owing else None
+    current = urgent or (owing[0] if owing else None)
+    steps = []
+    for m in order:
+        items = by_milestone.get(m, [])
+        state = "done" if m in signed or not items else "next" if m == current else "later"
+        steps.append({"milestone": m, "items": items, "state": state, "target": targets.get(m)})
+    return steps
 
 
 def _portal_page(

@@ -21,6 +21,7 @@ from web.deps import checked_form, form_dict, staff_session
 from web.evidence import store_upload, stored_path
 from web.offers import may_review
 from web.present import blocker_summary, human_date, milestone_label
+from web.timeline import progress_picture
 
 router = APIRouter()
 
@@ -76,8 +77,16 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
     view = readmodel.project_view(project, rows, **filters)
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
+    progress = progress_picture(
+        project.milestones or [],
+        {m: milestone_label(m) for m in view.milestones},
+        ctx.today(project.jurisdiction),
+    )
     return {
         "project": project,
+        "jurisdiction_key": project.jurisdiction,
+        "progress": progress,
+        "progress_by": {p["milestone"]: p for p in project.milestones or []},
         "view": view,
         "filters": filters,
         "status_filters": STATUS_FILTERS,
