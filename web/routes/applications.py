@@ -234,7 +234,8 @@ async def record_event(request: Request, application_id: str, name: str) -> Resp
         "ok",
         f"Recorded. Status: {clock['status'].replace('_', ' ')}; shot clock date "
         f"{human_date(clock['shot_clock_date'])}; conservative date "
-        f"{human_date(clock['conservative_date'])}.",
+        f"{human_date(clock['conservative_date'])}."
+        + (" The applicant is sent a letter with the new dates." if name == "resubmission" else ""),
     )
 
 

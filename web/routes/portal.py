@@ -3,6 +3,8 @@ they owe on that one project or application, and uploads evidence for it."""
 
 from __future__ import annotations
 
+import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -11,6 +13,7 @@ from starlette.datastructures import UploadFile
 
 from actions.errors import ActionFailed
 from models.schema import ApplicantLink
+from models.shot_clock import ApplicantUploadInput
 from rules.access import Principal, require
 from web import readmodel
 from web.accounts import AccountError, aware
@@ -20,6 +23,7 @@ from web.evidence import record_file, store_upload
 from web.present import human_date
 
 router = APIRouter()
+log = logging.getLogger("clearance.web")
 
 
 def _back(scope: str, scope_id: str) -> str:
@@ -248,6 +252,7 @@ async def portal_application_file(request: Request, token: str) -> Response:
         sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
         with ctx.sessions() as db:
             app = readmodel.application(db, link.scope_id)
+        uploader = _applicant(link, app.applicant_email if app else "").email
         record_file(
             ctx.sessions,
             scope="application",
@@ -257,11 +262,46 @@ async def portal_application_file(request: Request, token: str) -> Response:
             content_type=upload.content_type or "",
             size=size,
             sha256=sha,
-            uploaded_by=_applicant(link, app.applicant_email if app else "").email,
+            uploaded_by=uploader,
             link_id=link.link_id,
+        )
+        told = await _tell_planner(
+            ctx,
+            link.scope_id,
+            ApplicantUploadInput(
+                filename=filename,
+                sha256=sha,
+                size=size,
+                uploaded_by=uploader,
+                uploaded_at=datetime.now(UTC).isoformat(),
+                item=str(form.get("item") or "")[:20],
+            ),
         )
     except ActionFailed as err:
         return _portal_page(request, token, err.status, ("error", f"Not received: {err.message}"))
     return redirect_with_flash(
-        request, f"/a/{token}", "ok", f"Received: {filename}. The planner has been given it."
+        request,
+        f"/a/{token}",
+        "ok",
+        f"Received: {filename}. "
+        + ("The planner has been told." if told else "The planner will see it in their list."),
     )
+
+
+async def _tell_planner(ctx: Any, application_id: str, upload: ApplicantUploadInput) -> bool:
+    """E-mail the planner through the clock's workflow (once per file). The upload is
+    already stored and listed in the planner's inbox, so a failure here loses nothing."""
+    from workflows.shot_clock import workflow_id_for
+
+    try:
+        await ctx.gateway.update(
+            workflow_id_for(application_id),
+            "notify_applicant_upload",
+            upload,
+            result_type=type(None),
+            closed=f"application {application_id} is closed",
+        )
+    except ActionFailed as err:
+        log.warning("applicant upload for %s not announced: %s", application_id, err.message)
+        return False
+    return True
