@@ -34,6 +34,7 @@ from activities.rendering import NoticeRenderer
 from models.database import make_engine
 from operations.payload_codec import EncryptionCodec
 from operations.structured_logs import configure_logging
+from operations.temporal_tls import tls_config
 from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
 from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
@@ -59,11 +60,14 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
 async def connect(settings: Settings) -> Client:
     """The one place a Temporal client is made (worker, CLI, web app, demo), so every
     client shares the same data converter: with `CLEARANCE_PAYLOAD_KEY` set, payloads
-    are encrypted (operations/payload_codec.py) for all of them alike."""
+    are encrypted (operations/payload_codec.py) for all of them alike; with the
+    CLEARANCE_TEMPORAL_TLS_* settings, every client presents the same certificate (mTLS,
+    operations/temporal_tls.py)."""
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
         data_converter=data_converter(settings),
+        tls=tls_config(settings) or False,
     )
 
 

@@ -2,47 +2,30 @@
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import json
 import sys
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import pendulum
 import typer
 from rich.console import Console
-from sqlalchemy import select
-from temporalio.client import Client, WorkflowHandle
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
 
-from cli.connection import connect, query, update
+from actions.requests import OUTCOMES
+from cli.api import Api
 from cli.display import list_applications, show_application
 from cli.errors import CliError
-from models.shot_clock import (
-    ApplicantNoticeInput,
-    ApplicationInfo,
-    CalendarSnapshot,
-    ClockEvent,
-    ClockSummary,
-    ClockUpdateResult,
-    Contacts,
-    DecisionInput,
-    IncompleteNoticeInput,
-    LocalClosureInput,
-    NonTollingEventInput,
-    NoticeItem,
-    ResubmissionInput,
-    ShotClockInput,
-    TollingAgreementInput,
-    WithdrawalInput,
-)
-from rules.packs import JURISDICTIONS, jurisdiction
+from models.shot_clock import NoticeItem
+from rules.permit_clocks import compute_permit_clock
 from rules.shot_clock import compute_json
-from rules.timeline import TimelineError, parse_date, parse_timeline
-from settings import load_settings
+from rules.timeline import (
+    MAX_INPUT_BYTES,
+    TimelineError,
+    load_json,
+    parse_date,
+)
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
 console = Console()
@@ -51,7 +34,6 @@ DateOpt = Annotated[
     str | None,
     typer.Option("--date", help="Date of the event, YYYY-MM-DD (default: today in the city)"),
 ]
-ByOpt = Annotated[str, typer.Option("--by", help="Who records it (for the audit trail)")]
 NoteOpt = Annotated[str, typer.Option("--note", help="Free-text note")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON")]
 
@@ -65,57 +47,46 @@ def compute(
         Path | None, typer.Argument(help="Timeline JSON file (default: standard input)")
     ] = None,
 ) -> None:
-    """Compute a timeline's shot clock (the JSON contract of the reference, section 5)."""
+    """Compute a shot clock (`category` or `batch`, shot-clocks.md section 5) or a permit
+    clock (`rule`, permit-clocks.md section 4) from its JSON timeline."""
     try:
-        text = sys.stdin.read() if file is None or str(file) == "-" else file.read_text()
+        if file is None or str(file) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with file.open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as err:
         raise CliError(f"input: cannot read {file}: {err.strerror}", code=2) from None
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CliError(f"input: not valid JSON ({err.msg} at line {err.lineno})", code=2) from None
-    try:
-        result = compute_json(raw)
+        # Strict: duplicate keys, nesting bombs, huge numbers are named, exit 2 (8.8).
+        raw = load_json(data)
+        permit = isinstance(raw, dict) and "rule" in raw
+        result = compute_permit_clock(raw) if permit else compute_json(raw)
     except TimelineError as err:
         raise CliError(str(err), code=2) from None
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
 
 
-# -- talking to the workflow -----------------------------------------------------------------
-
-
-def _handle(client: Client, application_id: str) -> WorkflowHandle[Any, Any]:
-    from workflows.shot_clock import workflow_id_for
-
-    return client.get_workflow_handle(workflow_id_for(application_id))
+# -- talking to the web app's API ---------------------------------------------------------------
 
 
 def _today_in(time_zone: str) -> date:
     return pendulum.now(time_zone).date()
 
 
-async def _app_info(handle: WorkflowHandle[Any, Any]) -> ClockSummary:
-    return await query(
-        handle,
-        "summary",
-        result_type=ClockSummary,
-        missing="no such application (no shot clock workflow with that id)",
-    )
-
-
-def _event_date(value: str | None, summary: ClockSummary) -> str:
+def _date_option(value: str | None, name: str = "--date") -> str | None:
     if value is None:
-        return _today_in(summary.application.calendar.time_zone).isoformat()
+        return None
     try:
-        return parse_date(value, "--date").isoformat()
+        return parse_date(value, name).isoformat()
     except TimelineError as err:
         raise CliError(str(err), code=2) from None
 
 
-def _print_update(result: ClockUpdateResult, application_id: str) -> None:
-    clock = result.clock
+def _print_update(result: dict[str, Any], application_id: str) -> None:
+    clock = result["clock"]
     console.print(
-        f"[bold]{application_id}[/bold] recorded ({result.event_id or 'calendar'}): status "
+        f"[bold]{application_id}[/bold] recorded ({result.get('event_id') or 'calendar'}): status "
         f"[bold]{clock['status']}[/bold], shot clock date {clock['shot_clock_date'] or '-'}, "
         f"conservative date {clock['conservative_date'] or '-'}"
     )
@@ -126,17 +97,10 @@ def _print_update(result: ClockUpdateResult, application_id: str) -> None:
         console.print(f"  [yellow]warning:[/yellow] {warning}")
 
 
-async def _update(application_id: str, name: str, build: Any) -> None:
-    client = await connect()
-    handle = _handle(client, application_id)
-    summary = await _app_info(handle)
-    result = await update(
-        handle,
-        name,
-        build(summary),
-        result_type=ClockUpdateResult,
-        closed=f"refused: the application is already closed ({summary.clock['status']}); "
-        "nothing was recorded",
+def _record(application_id: str, endpoint: str, body: dict[str, Any]) -> None:
+    """POST one event to the application; the API decides (role, then the workflow)."""
+    result = Api.from_settings().call(
+        "POST", f"/applications/{quote(application_id, safe='')}/{endpoint}", body
     )
     _print_update(result, application_id)
 
@@ -147,7 +111,9 @@ async def _update(application_id: str, name: str, build: Any) -> None:
 @app.command("open")
 def open_clock(
     application_id: Annotated[str, typer.Option("--id", help="The city's application number")],
-    planner: Annotated[str, typer.Option("--planner", help="Planner's e-mail (reminders)")],
+    planner: Annotated[
+        str | None, typer.Option("--planner", help="Planner's e-mail (default: you)")
+    ] = None,
     category: Annotated[
         str | None, typer.Option(help="swf_collocation, macro_collocation, ...")
     ] = None,
@@ -155,8 +121,9 @@ def open_clock(
         list[str] | None, typer.Option(help="Category of each site of an SWF batch (repeat)")
     ] = None,
     jurisdiction_key: Annotated[
-        str, typer.Option("--jurisdiction", help=f"One of: {', '.join(sorted(JURISDICTIONS))}")
-    ] = "cotati",
+        str,
+        typer.Option("--jurisdiction", help="A jurisdiction file's key (default: the setting)"),
+    ] = "",
     submitted: Annotated[
         str | None, typer.Option(help="Submission date (default: today in the city)")
     ] = None,
@@ -173,89 +140,55 @@ def open_clock(
         str | None, typer.Option(help="City attorney's e-mail (default: the city's)")
     ] = None,
     reminders: Annotated[
-        str, typer.Option(help="Reminder offsets in days before the conservative date")
-    ] = "30,14,7,3,1",
+        str | None,
+        typer.Option(
+            help="Reminder offsets in days before the conservative date (default: the city's)"
+        ),
+    ] = None,
     description: Annotated[str, typer.Option(help="What is proposed")] = "",
 ) -> None:
     """Open a wireless application: starts its durable shot clock."""
+    offsets = None
+    if reminders is not None:
+        try:
+            offsets = sorted({int(x) for x in reminders.split(",") if x.strip()}, reverse=True)
+        except ValueError:
+            raise CliError(
+                "--reminders: give whole days separated by commas, e.g. 30,14,7", 2
+            ) from None
+        if any(o < 0 for o in offsets):
+            raise CliError("--reminders: offsets must not be negative", code=2)
+    api = Api.from_settings()
+    if planner is None:
+        planner = api.call("GET", "/me")["email"]
+    body = {
+        "application_id": application_id,
+        "planner_email": planner,
+        "category": category,
+        "batch": list(batch or []),
+        "jurisdiction": jurisdiction_key,
+        "submitted": _date_option(submitted, "--submitted"),
+        "pre_application": _date_option(pre_application, "--pre-application"),
+        "site_address": site,
+        "description": description,
+        "applicant_name": applicant_name,
+        "applicant_email": applicant_email,
+        "supervisor_email": supervisor or "",
+        "attorney_email": attorney or "",
+        "reminder_offsets": offsets,
+    }
     try:
-        city = jurisdiction(jurisdiction_key)
-    except ValueError as err:
-        raise CliError(f"--jurisdiction: {err}", code=2) from None
-    try:
-        offsets = sorted({int(x) for x in reminders.split(",") if x.strip()}, reverse=True)
-    except ValueError:
-        raise CliError(
-            "--reminders: give whole days separated by commas, e.g. 30,14,7", 2
-        ) from None
-    if any(o < 0 for o in offsets):
-        raise CliError("--reminders: offsets must not be negative", code=2)
-    today = _today_in(city.time_zone)
-    events = [{"type": "submitted", "date": submitted or today.isoformat()}]
-    if pre_application:
-        events.insert(0, {"type": "pre_application", "date": pre_application})
-    raw: dict[str, Any] = {"state": city.state, "rule_pack": city.rule_pack, "events": events}
-    if batch:
-        raw["batch"] = batch
-    if category:
-        raw["category"] = category
-    try:
-        parsed = parse_timeline(raw)
-    except TimelineError as err:
-        message = str(err).replace(
-            "events[0]", "--submitted" if not pre_application else "--pre-application"
-        )
-        raise CliError(message, code=2) from None
-    if any(e.date > today for e in parsed.events):
-        raise CliError(f"--submitted: the date is in the future (today is {today})", code=2)
-    info = ApplicationInfo(
-        application_id=application_id,
-        category=category,
-        batch=list(batch or []),
-        site_address=site,
-        description=description,
-        calendar=CalendarSnapshot(
-            jurisdiction=city.key,
-            state=city.state,
-            time_zone=city.time_zone,
-            rule_pack=city.rule_pack,
-            local_holidays=list(city.local_closures),
-        ),
-        contacts=Contacts(
-            planner_email=planner,
-            supervisor_email=supervisor or city.supervisor_email,
-            attorney_email=attorney or city.attorney_email,
-            applicant_email=applicant_email,
-            applicant_name=applicant_name,
-        ),
-        reminder_offsets=offsets,
-    )
-    asyncio.run(_open(info, [ClockEvent(e["type"], e["date"]) for e in events]))
-
-
-async def _open(info: ApplicationInfo, events: list[ClockEvent]) -> None:
-    from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
-
-    client = await connect()
-    try:
-        await client.start_workflow(
-            ShotClockWorkflow.run,
-            ShotClockInput(application=info, events=events),
-            id=workflow_id_for(info.application_id),
-            task_queue=load_settings().task_queue,
-            # A decided or withdrawn application keeps its id: never open a fresh clock over it.
-            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-        )
-    except WorkflowAlreadyStartedError:
-        raise CliError(
-            f"application {info.application_id} already exists (open or closed): see "
-            f"`clearance clock show {info.application_id}`"
-        ) from None
-    handle = _handle(client, info.application_id)
-    summary = await _app_info(handle)
-    clock = summary.clock
+        opened = api.call("POST", "/applications", body)
+    except CliError as err:
+        if "already exists" in str(err):
+            raise CliError(
+                f"application {application_id} already exists (open or closed): see "
+                f"`clearance clock show {application_id}`"
+            ) from None
+        raise
+    clock = opened["clock"]
     console.print(
-        f"opened [bold]{info.application_id}[/bold]: {clock['category']} "
+        f"opened [bold]{application_id}[/bold]: {clock['category']} "
         f"({clock['period_days']} days from {clock['start_date']}); shot clock date "
         f"[bold]{clock['shot_clock_date']}[/bold], conservative date {clock['conservative_date']}"
     )
@@ -304,7 +237,6 @@ def notice(
     ] = None,
     items_file: Annotated[Path | None, typer.Option(help="JSON list of items")] = None,
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record a written notice of incompleteness; the letter goes to the applicant."""
@@ -313,30 +245,18 @@ def notice(
         items += _items_from_file(items_file)
     if not items:
         raise CliError("a notice of incompleteness must list each missing item (--item)", code=2)
-    asyncio.run(
-        _update(
-            application_id,
-            "record_incomplete_notice",
-            lambda s: IncompleteNoticeInput(_event_date(when, s), items, by, note),
-        )
-    )
+    body = {"items": [i.__dict__ for i in items], "date": _date_option(when), "note": note}
+    _record(application_id, "notice", body)
 
 
 @app.command()
 def resubmit(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record the applicant's resubmission answering the outstanding notice."""
-    asyncio.run(
-        _update(
-            application_id,
-            "record_resubmission",
-            lambda s: ResubmissionInput(_event_date(when, s), by, note),
-        )
-    )
+    _record(application_id, "resubmission", {"date": _date_option(when), "note": note})
 
 
 @app.command()
@@ -345,7 +265,6 @@ def toll(
     days: Annotated[int | None, typer.Option(help="Extend the clock by this many days")] = None,
     until: Annotated[str | None, typer.Option(help="Agreed shot clock date, YYYY-MM-DD")] = None,
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record a written tolling agreement (--days N or --until DATE)."""
@@ -353,18 +272,13 @@ def toll(
         raise CliError("give either --days or --until", code=2)
     if days is not None and days <= 0:
         raise CliError("--days: must be a positive whole number", code=2)
-    if until is not None:
-        try:
-            parse_date(until, "--until")
-        except TimelineError as err:
-            raise CliError(str(err), code=2) from None
-    asyncio.run(
-        _update(
-            application_id,
-            "record_tolling_agreement",
-            lambda s: TollingAgreementInput(_event_date(when, s), days, until, by, note),
-        )
-    )
+    body = {
+        "days": days,
+        "new_date": _date_option(until, "--until"),
+        "date": _date_option(when),
+        "note": note,
+    }
+    _record(application_id, "tolling-agreement", body)
 
 
 @app.command()
@@ -372,34 +286,23 @@ def decide(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     outcome: Annotated[str, typer.Option(help="approved, approved_with_conditions or denied")],
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record the decision; the confirmation goes to the applicant."""
-    asyncio.run(
-        _update(
-            application_id,
-            "record_decision",
-            lambda s: DecisionInput(_event_date(when, s), outcome, by, note),
-        )
-    )
+    if outcome not in OUTCOMES:
+        raise CliError(f"--outcome: one of {', '.join(OUTCOMES)}", code=2)
+    body = {"outcome": outcome, "date": _date_option(when), "note": note}
+    _record(application_id, "decision", body)
 
 
 @app.command()
 def withdraw(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record that the applicant withdrew the application."""
-    asyncio.run(
-        _update(
-            application_id,
-            "record_withdrawal",
-            lambda s: WithdrawalInput(_event_date(when, s), by, note),
-        )
-    )
+    _record(application_id, "withdrawal", {"date": _date_option(when), "note": note})
 
 
 APPLICANT_NOTICES = {
@@ -415,19 +318,13 @@ def applicant_notice(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     kind: Annotated[str, typer.Option(help="deemed-granted, public-notice or deemed-approved")],
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record an applicant's notice (deemed granted / public notice / deemed approved)."""
     if kind not in APPLICANT_NOTICES:
         raise CliError(f"--kind: one of {', '.join(APPLICANT_NOTICES)}", code=2)
-    asyncio.run(
-        _update(
-            application_id,
-            "record_applicant_notice",
-            lambda s: ApplicantNoticeInput(_event_date(when, s), APPLICANT_NOTICES[kind], by, note),
-        )
-    )
+    body = {"kind": APPLICANT_NOTICES[kind], "date": _date_option(when), "note": note}
+    _record(application_id, "applicant-notice", body)
 
 
 @app.command()
@@ -435,35 +332,22 @@ def record(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     kind: Annotated[str, typer.Option(help="moratorium, hearing-notice or appeal")],
     when: DateOpt = None,
-    by: ByOpt = "",
     note: NoteOpt = "",
 ) -> None:
     """Record a moratorium, hearing notice or appeal (they never toll the clock)."""
     if kind not in NON_TOLLING:
         raise CliError(f"--kind: one of {', '.join(NON_TOLLING)}", code=2)
-    asyncio.run(
-        _update(
-            application_id,
-            "record_non_tolling_event",
-            lambda s: NonTollingEventInput(_event_date(when, s), NON_TOLLING[kind], by, note),
-        )
-    )
+    body = {"kind": NON_TOLLING[kind], "date": _date_option(when), "note": note}
+    _record(application_id, "non-tolling-event", body)
 
 
 @app.command()
 def closure(
     application_id: Annotated[str, typer.Argument(help="Application id")],
     when: Annotated[str, typer.Option("--date", help="Day the city's offices are closed")],
-    by: ByOpt = "",
 ) -> None:
     """Add a local closure day to this clock's calendar (dates roll past it)."""
-    asyncio.run(
-        _update(
-            application_id,
-            "add_local_closure",
-            lambda s: LocalClosureInput(_event_date(when, s), by),
-        )
-    )
+    _record(application_id, "closures", {"date": _date_option(when)})
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -475,20 +359,13 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Show one application: dates, status, the ledger with rules, windows, alerts."""
-    summary = asyncio.run(_summary(application_id))
-    if as_json:
-        sys.stdout.write(json.dumps(summary.clock, indent=2) + "\n")
-        return
-    show_application(
-        console,
-        dataclasses.asdict(summary),
-        _today_in(summary.application.calendar.time_zone),
+    summary = Api.from_settings().call(
+        "GET", f"/applications/{quote(application_id, safe='')}/summary"
     )
-
-
-async def _summary(application_id: str) -> ClockSummary:
-    client = await connect()
-    return await _app_info(_handle(client, application_id))
+    if as_json:
+        sys.stdout.write(json.dumps(summary["clock"], indent=2) + "\n")
+        return
+    show_application(console, summary, _today_in(summary["application"]["calendar"]["time_zone"]))
 
 
 @app.command("list")
@@ -497,23 +374,24 @@ def list_clocks(
     at_risk: Annotated[
         bool, typer.Option("--at-risk", help="Only expired, risk-flagged or within 7 days")
     ] = False,
+    closed: Annotated[bool, typer.Option("--closed", help="Closed applications instead")] = False,
 ) -> None:
-    """List applications by conservative date, with risk (from the read model)."""
-    from models.database import make_engine, session_factory
-    from models.schema import Application
-
-    engine = make_engine(load_settings().database_url)
-    with session_factory(engine)() as session:
-        apps = session.scalars(select(Application)).all()
-        rows = [
+    """List applications by conservative date, with risk."""
+    api = Api.from_settings()
+    rows: list[dict[str, Any]] = []
+    page, pages = 1, 1
+    while page <= pages:
+        result = api.call("GET", "/applications", page=page, full=True, closed=closed)
+        rows += [
             {
-                "application_id": a.application_id,
-                "jurisdiction": a.jurisdiction,
-                "risk_flagged": a.risk_flagged,
-                "clock": a.clock,
+                "application_id": r["application_id"],
+                "jurisdiction": r["jurisdiction"],
+                "risk_flagged": r["risk_flagged"],
+                "clock": r["clock"],
             }
-            for a in apps
+            for r in result["items"]
         ]
+        page, pages = page + 1, result["pages"]
     today = pendulum.now("UTC").date()
     rows.sort(
         key=lambda r: (r["clock"].get("conservative_date") or "9999-12-31", r["application_id"])

@@ -10,7 +10,7 @@ import sys
 import typer
 from rich.console import Console
 
-from cli import clock, db, payload_key
+from cli import clock, db, login, payload_key
 from cli.errors import CliError, explain
 from cli.projects import conditions_app, project_app
 from cli.web import users_app
@@ -25,6 +25,9 @@ app.add_typer(clock.app, name="clock")
 app.add_typer(conditions_app, name="conditions")
 app.add_typer(project_app, name="project")
 app.add_typer(users_app, name="users")
+app.command("login")(login.login)
+app.command("logout")(login.logout)
+app.command("whoami")(login.whoami)
 app.command("web")(web_command)
 app.add_typer(db.app, name="db")
 app.add_typer(payload_key.app, name="payload-key")

@@ -3,101 +3,64 @@
 
 from __future__ import annotations
 
-import asyncio
+import copy
 import json
 import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
-from sqlalchemy import select
-from temporalio.client import WorkflowHandle
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
 
-from cli.connection import connect, query, update
+from cli.api import Api
 from cli.errors import CliError
-from models.conditions import (
-    ActionResult,
-    Actor,
-    CorrectionInput,
-    DigestRequestInput,
-    ParsedResolution,
-    PlannedDatesInput,
-    ResolveInput,
-    ReviewInput,
-    SignOffInput,
-    SubmitEvidenceInput,
-    TriggerInput,
-)
-from rules.conditions.lifecycle import DEPARTMENTS, ROLES
-from rules.packs import jurisdiction
-from settings import load_settings
+from models.conditions import ParsedResolution
+from rules.conditions.lifecycle import DEPARTMENTS
 
 conditions_app = typer.Typer(help="Conditions of approval: parse and import a resolution.")
 project_app = typer.Typer(help="Projects: clearance by milestone, actions, sign-off, reports.")
 console = Console(width=None if sys.stdout.isatty() else 140)
 
-AsOpt = Annotated[
-    str,
-    typer.Option(
-        "--as",
-        help="Who acts: ROLE:EMAIL[:DEPARTMENT], e.g. department_reviewer:eng@city.gov:engineering",
-    ),
-]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON")]
-
-
-def _actor(spec: str) -> Actor:
-    parts = spec.split(":")
-    if len(parts) not in (2, 3) or not parts[1]:
-        raise CliError("--as: give ROLE:EMAIL or ROLE:EMAIL:DEPARTMENT", code=2)
-    role = parts[0]
-    if role not in ROLES:
-        raise CliError(f"--as: unknown role {role!r} (roles: {', '.join(ROLES)})", code=2)
-    department = parts[2] if len(parts) == 3 else ""
-    if department and department not in DEPARTMENTS:
-        raise CliError(
-            f"--as: unknown department {department!r} ({', '.join(DEPARTMENTS)})", code=2
-        )
-    if role == "department_reviewer" and not department:
-        raise CliError("--as: a department_reviewer needs a department (ROLE:EMAIL:DEPARTMENT)", 2)
-    return Actor(email=parts[1], role=role, department=department)
 
 
 # -- parse and import -------------------------------------------------------------------------
 
 
 def _parse_file(path: Path) -> ParsedResolution:
-    from rules.conditions.parser import extract_text, parse_resolution
+    """The parse with at least one condition; exit 2 with one line otherwise (never 0 with an
+    empty list)."""
+    from rules.conditions.parser import ResolutionError, read_resolution
 
     try:
-        text = extract_text(path)
-    except (OSError, ValueError) as err:
-        raise CliError(f"{path}: cannot read the resolution ({err})", code=2) from None
-    if not text.strip():
-        raise CliError(f"{path}: no text found (a scanned PDF needs OCR first)", code=2)
-    return parse_resolution(text)
+        return read_resolution(path.read_bytes(), path.name)
+    except OSError as err:
+        raise CliError(f"{path}: cannot read the resolution ({err.strerror or err})", 2) from None
+    except ResolutionError as err:
+        raise CliError(f"{path}: {err}", code=2) from None
 
 
 def _review_table(parsed: ParsedResolution) -> Table:
+    from rules.conditions.time_limits import describe
+
     table = Table(title=parsed.title[:120] or "Conditions", show_lines=False)
-    for col in ("No.", "Code", "Department", "Gates", "From", "Kind", "Condition"):
+    for col in ("No.", "Code", "Department", "Gates", "From", "Kind", "Time limits", "Condition"):
         table.add_column(col, overflow="fold")
     for c in parsed.conditions:
         text = " ".join(c.text.split())
         table.add_row(
             c.number,
             c.code or "",
-            c.department[:28],
+            (c.department or "")[:28],
             ", ".join(c.gates),
             c.gate_source,
             c.kind,
+            "; ".join(describe(t) for t in c.time_limits),
             text if len(text) <= 90 else text[:87] + "...",
         )
     return table
@@ -122,6 +85,8 @@ def _print_counts(parsed: ParsedResolution) -> None:
     for c in parsed.conditions:
         for g in c.gates:
             by_gate[g] += 1
+    if parsed.adopted:
+        console.print(f"adopted {parsed.adopted} (the approval that time limits count from)")
     console.print(
         f"{len(parsed.conditions)} conditions; by gate: "
         + ", ".join(f"{g} {n}" for g, n in sorted(by_gate.items()))
@@ -148,10 +113,14 @@ def import_resolution(
     file: Annotated[Path, typer.Argument(help="Resolution as plain text or PDF")],
     project_id: Annotated[str, typer.Option("--project", help="New project id")],
     name: Annotated[str, typer.Option(help="Project name")],
-    pm: Annotated[str, typer.Option("--pm", help="Project manager's e-mail")],
     applicant_email: Annotated[str, typer.Option(help="Applicant's e-mail (digests)")],
+    pm: Annotated[
+        str | None, typer.Option("--pm", help="Project manager's e-mail (default: you)")
+    ] = None,
     applicant_name: Annotated[str, typer.Option(help="Applicant")] = "",
-    jurisdiction_key: Annotated[str, typer.Option("--jurisdiction")] = "cotati",
+    jurisdiction_key: Annotated[
+        str, typer.Option("--jurisdiction", help="A jurisdiction file's key (default: the setting)")
+    ] = "",
     corrections: Annotated[
         list[str] | None,
         typer.Option("--set", help="Correct before import: NUMBER.gates|kind|department=VALUE"),
@@ -159,22 +128,21 @@ def import_resolution(
     yes: Annotated[bool, typer.Option("--yes", help="Import without asking")] = False,
 ) -> None:
     """Import a resolution into a new project: review the parse, correct, confirm, start."""
-    from rules.conditions.onboarding import CorrectionError, apply_corrections, new_project
+    from rules.conditions.onboarding import CorrectionError, apply_corrections
 
-    try:
-        city = jurisdiction(jurisdiction_key)
-    except ValueError as err:
-        raise CliError(f"--jurisdiction: {err}", code=2) from None
     with _progress() as progress:
         task = progress.add_task(f"parsing {file.name}", total=None)
         parsed = _parse_file(file)
         progress.update(task, description=f"parsed {len(parsed.conditions)} conditions")
+    wanted = _corrections(corrections or [])
+    # The review table shows the corrections; the server applies them to the parse as read.
+    reviewed = copy.deepcopy(parsed)
     try:
-        notes, departments = apply_corrections(parsed, _corrections(corrections or []))
+        notes, _ = apply_corrections(reviewed, wanted)
     except CorrectionError as err:
         raise CliError(str(err), code=2) from None
-    console.print(_review_table(parsed))
-    _print_counts(parsed)
+    console.print(_review_table(reviewed))
+    _print_counts(reviewed)
     for note in notes:
         console.print(f"correction: {note}")
     if not yes:
@@ -182,19 +150,25 @@ def import_resolution(
             raise CliError("review the table above, then import with --yes", code=2)
         if not typer.confirm(f"Import {len(parsed.conditions)} conditions into {project_id}?"):
             raise CliError("nothing imported")
-    start = new_project(
-        parsed,
-        project_id=project_id,
-        name=name,
-        city=city,
-        applicant_name=applicant_name,
-        applicant_email=applicant_email,
-        project_manager_email=pm,
-        department_overrides=departments,
-        notes=notes,
-        imported_by=pm,
+    api = Api.from_settings()
+    body = {
+        "project_id": project_id,
+        "name": name,
+        "project_manager_email": pm or api.call("GET", "/me")["email"],
+        "applicant_email": applicant_email,
+        "applicant_name": applicant_name,
+        "jurisdiction": jurisdiction_key,
+        "resolution": parsed.to_contract(),
+        "corrections": wanted,
+    }
+    with _progress() as progress:
+        task = progress.add_task("starting the project workflow", total=None)
+        result = api.call("POST", "/projects", body)
+        progress.update(task, description="imported")
+    console.print(
+        f"imported [bold]{result['project_id']}[/bold] ({result['name']}): "
+        f"{result['conditions']} conditions; next milestone {result['next_milestone']}"
     )
-    asyncio.run(_start_project(start))
 
 
 def _progress() -> Progress:
@@ -207,63 +181,20 @@ def _progress() -> Progress:
     )
 
 
-async def _start_project(start: Any) -> None:
-    from workflows.project import ProjectWorkflow, project_workflow_id
-
-    client = await connect()
-    with _progress() as progress:
-        task = progress.add_task("starting the project workflow", total=None)
-        try:
-            await client.start_workflow(
-                ProjectWorkflow.run,
-                start,
-                id=project_workflow_id(start.info.project_id),
-                task_queue=load_settings().task_queue,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-        except WorkflowAlreadyStartedError:
-            raise CliError(f"project {start.info.project_id} already exists") from None
-        progress.update(task, description="waiting for the first record")
-        handle = client.get_workflow_handle(project_workflow_id(start.info.project_id))
-        status = await _query(handle, "status_by_milestone")
-        progress.update(task, description="imported")
-    console.print(
-        f"imported [bold]{start.info.project_id}[/bold] ({start.info.name}): "
-        f"{len(start.conditions)} conditions; next milestone {status['next_milestone']}"
-    )
+# -- talking to the web app's API -----------------------------------------------------------
 
 
-# -- talking to the project workflow ---------------------------------------------------------
+def _pid(project_id: str) -> str:
+    return f"/projects/{quote(project_id, safe='')}"
 
 
-async def _handle(project_id: str) -> WorkflowHandle[Any, Any]:
-    from workflows.project import project_workflow_id
-
-    return (await connect()).get_workflow_handle(project_workflow_id(project_id))
-
-
-async def _query(handle: WorkflowHandle[Any, Any], name: str, *args: Any) -> Any:
-    return await query(handle, name, *args, missing="no such project")
-
-
-async def _update(project_id: str, name: str, payload: Any) -> ActionResult:
-    handle = await _handle(project_id)
-    await _query(handle, "status_by_milestone")  # fails clearly for an unknown project
-    return await update(
-        handle,
-        name,
-        payload,
-        result_type=ActionResult,
-        closed="refused: the project is closed; nothing was recorded",
-    )
-
-
-def _print_result(result: ActionResult) -> None:
-    c = result.condition
+def _act(project_id: str, path: str, body: dict[str, Any] | None = None) -> None:
+    result = Api.from_settings().call("POST", _pid(project_id) + path, body)
+    c = result.get("condition")
     if c is None:
-        console.print(result.message)
+        console.print(result["message"])
         return
-    console.print(f"#{c['number']}: {c['status']} ({result.message})")
+    console.print(f"#{c['number']}: {c['status']} ({result['message']})")
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -278,7 +209,8 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """The project by milestone and department, with each condition's status."""
-    overview, conditions = asyncio.run(_overview(project_id))
+    overview = Api.from_settings().call("GET", _pid(project_id) + "/status")
+    conditions = overview.pop("conditions")
     if department:
         conditions = [c for c in conditions if c["department"] == department]
     if milestone:
@@ -345,13 +277,6 @@ def show(
         )
 
 
-async def _overview(project_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    handle = await _handle(project_id)
-    overview = await _query(handle, "status_by_milestone")
-    conditions = await _query(handle, "conditions")
-    return overview, conditions
-
-
 @project_app.command("blockers")
 def show_blockers(
     project_id: Annotated[str, typer.Argument()],
@@ -360,10 +285,9 @@ def show_blockers(
 ) -> None:
     """What still blocks a milestone, and who must clear it."""
 
-    async def go() -> list[dict[str, Any]]:
-        return await _query(await _handle(project_id), "blockers", milestone)
-
-    blocking = asyncio.run(go())
+    blocking = Api.from_settings().call(
+        "GET", f"{_pid(project_id)}/milestones/{quote(milestone, safe='')}/blockers"
+    )
     if as_json:
         sys.stdout.write(json.dumps(blocking, indent=2) + "\n")
         return
@@ -389,10 +313,7 @@ def show_blockers(
 def owes(project_id: Annotated[str, typer.Argument()], as_json: JsonOpt = False) -> None:
     """What the applicant still owes."""
 
-    async def go() -> dict[str, Any]:
-        return await _query(await _handle(project_id), "applicant_owes")
-
-    result = asyncio.run(go())
+    result = Api.from_settings().call("GET", _pid(project_id) + "/owes")
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         return
@@ -404,22 +325,24 @@ def owes(project_id: Annotated[str, typer.Argument()], as_json: JsonOpt = False)
 @project_app.command("list")
 def list_projects(as_json: JsonOpt = False) -> None:
     """Projects with their next milestone and how many conditions block it."""
-    from models.database import make_engine, session_factory
-    from models.schema import Project
-
-    engine = make_engine(load_settings().database_url)
-    with session_factory(engine)() as session:
-        rows = [
+    api = Api.from_settings()
+    rows: list[dict[str, Any]] = []
+    page, pages = 1, 1
+    while page <= pages:
+        result = api.call("GET", "/projects", page=page)
+        rows += [
             {
-                "project_id": p.project_id,
-                "name": p.name,
-                "jurisdiction": p.jurisdiction,
-                "next_milestone": p.next_milestone,
-                "blocking": p.next_milestone_blockers,
-                "open_conditions": p.open_conditions,
+                "project_id": p["project_id"],
+                "name": p["name"],
+                "jurisdiction": p["jurisdiction"],
+                "next_milestone": p["next_milestone"],
+                "blocking": p["next_milestone_blockers"],
+                "open_conditions": p["open_conditions"],
             }
-            for p in session.scalars(select(Project).order_by(Project.project_id))
+            for p in result["items"]
         ]
+        page, pages = page + 1, result["pages"]
+    rows.sort(key=lambda r: r["project_id"])
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
         return
@@ -440,7 +363,7 @@ def list_projects(as_json: JsonOpt = False) -> None:
     console.print(table)
 
 
-# -- actions ----------------------------------------------------------------------------------
+# -- actions: each acts as the logged-in account, with its role ----------------------------------
 
 
 @project_app.command("submit")
@@ -448,13 +371,12 @@ def submit(
     project_id: Annotated[str, typer.Argument()],
     number: Annotated[str, typer.Argument(help="Condition number")],
     description: Annotated[str, typer.Option(help="What the evidence is")],
-    actor: AsOpt,
     file: Annotated[str, typer.Option(help="File name of the evidence")] = "",
     document_date: Annotated[str | None, typer.Option(help="Date of the document")] = None,
 ) -> None:
-    """Submit evidence for a condition (applicant or project manager)."""
-    payload = SubmitEvidenceInput(number, _actor(actor), description, file, document_date)
-    _print_result(asyncio.run(_update(project_id, "submit_evidence", payload)))
+    """Submit evidence for a condition (for the applicant, or as project manager)."""
+    body = {"description": description, "filename": file, "document_date": document_date}
+    _act(project_id, f"/conditions/{quote(number, safe='')}/evidence", body)
 
 
 @project_app.command("review")
@@ -462,12 +384,11 @@ def review(
     project_id: Annotated[str, typer.Argument()],
     number: Annotated[str, typer.Argument(help="Condition number")],
     decision: Annotated[str, typer.Option(help="in_review, cleared or returned")],
-    actor: AsOpt,
     comment: Annotated[str, typer.Option(help="What is missing (required to return)")] = "",
 ) -> None:
     """Review submitted evidence (only the responsible department)."""
-    payload = ReviewInput(number, _actor(actor), decision, comment)
-    _print_result(asyncio.run(_update(project_id, "review_condition", payload)))
+    body = {"decision": decision, "comment": comment}
+    _act(project_id, f"/conditions/{quote(number, safe='')}/review", body)
 
 
 @project_app.command("resolve")
@@ -478,11 +399,10 @@ def resolve(
         str, typer.Option(help="waived, not_applicable, satisfied_by_alternative")
     ],
     reason: Annotated[str, typer.Option(help="Why (kept in the audit log)")],
-    actor: AsOpt,
 ) -> None:
     """Waive a condition, mark it not applicable, or satisfied by an alternative."""
-    payload = ResolveInput(number, _actor(actor), resolution, reason)
-    _print_result(asyncio.run(_update(project_id, "resolve_condition", payload)))
+    body = {"resolution": resolution, "reason": reason}
+    _act(project_id, f"/conditions/{quote(number, safe='')}/resolve", body)
 
 
 @project_app.command("trigger")
@@ -490,17 +410,14 @@ def trigger(
     project_id: Annotated[str, typer.Argument()],
     number: Annotated[str, typer.Argument(help="Condition number")],
     reason: Annotated[str, typer.Option(help="What happened")],
-    actor: AsOpt,
 ) -> None:
     """Bring a conditional or event condition into force."""
-    payload = TriggerInput(number, _actor(actor), reason)
-    _print_result(asyncio.run(_update(project_id, "trigger_condition", payload)))
+    _act(project_id, f"/conditions/{quote(number, safe='')}/trigger", {"reason": reason})
 
 
 @project_app.command("plan")
 def plan(
     project_id: Annotated[str, typer.Argument()],
-    actor: AsOpt,
     groundbreaking: Annotated[str | None, typer.Option()] = None,
     grading_start: Annotated[str | None, typer.Option()] = None,
     grading_end: Annotated[str | None, typer.Option()] = None,
@@ -516,21 +433,23 @@ def plan(
         if not sep:
             raise CliError(f"--target {value!r}: use MILESTONE=YYYY-MM-DD", code=2)
         targets[milestone] = when
-    payload = PlannedDatesInput(
-        _actor(actor), groundbreaking, grading_start, grading_end, construction_end, targets
-    )
-    _print_result(asyncio.run(_update(project_id, "set_planned_dates", payload)))
+    body = {
+        "groundbreaking": groundbreaking,
+        "grading_start": grading_start,
+        "grading_end": grading_end,
+        "construction_end": construction_end,
+        "milestone_targets": targets,
+    }
+    _act(project_id, "/plan", body)
 
 
 @project_app.command("sign-off")
 def sign_off(
     project_id: Annotated[str, typer.Argument()],
     milestone: Annotated[str, typer.Argument()],
-    actor: AsOpt,
 ) -> None:
     """Sign off a milestone (engineering); refused with the blockers while any is open."""
-    payload = SignOffInput(milestone, _actor(actor))
-    _print_result(asyncio.run(_update(project_id, "sign_off_milestone", payload)))
+    _act(project_id, f"/milestones/{quote(milestone, safe='')}/sign-off")
 
 
 @project_app.command("correct")
@@ -538,26 +457,23 @@ def correct(
     project_id: Annotated[str, typer.Argument()],
     number: Annotated[str, typer.Argument(help="Condition number")],
     reason: Annotated[str, typer.Option(help="Why (kept in the audit log)")],
-    actor: AsOpt,
     gates: Annotated[str | None, typer.Option(help="Comma-separated gate keys")] = None,
     kind: Annotated[str | None, typer.Option()] = None,
     department: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """Correct a condition's gate, kind or department (an audited event)."""
     gate_list = None if gates is None else [g.strip() for g in gates.split(",") if g.strip()]
-    payload = CorrectionInput(number, _actor(actor), reason, gate_list, kind, department)
-    _print_result(asyncio.run(_update(project_id, "correct_condition", payload)))
+    body = {"reason": reason, "gates": gate_list, "kind": kind, "department_key": department}
+    _act(project_id, f"/conditions/{quote(number, safe='')}/correct", body)
 
 
 @project_app.command("digest")
 def digest(
     project_id: Annotated[str, typer.Argument()],
-    actor: AsOpt,
     milestone: Annotated[str | None, typer.Option(help="Default: the next milestone")] = None,
 ) -> None:
     """Send the applicant their digest of what is still owed, now."""
-    payload = DigestRequestInput(_actor(actor), milestone)
-    _print_result(asyncio.run(_update(project_id, "send_digest", payload)))
+    _act(project_id, "/digest", {"milestone": milestone})
 
 
 @project_app.command("report")
@@ -568,25 +484,12 @@ def report(
     out: Annotated[Path | None, typer.Option(help="Write to this file")] = None,
 ) -> None:
     """Milestone clearance report, CEQA MMRP table, or the audit log export."""
-    from models.database import make_engine
-    from reports import audit as audit_report
-    from reports import clearance, mmrp
-
-    engine = make_engine(load_settings().database_url)
-    try:
-        if kind == "clearance":
-            data = clearance.milestone_clearance(engine, project_id)
-            body = clearance.render_html(data) if fmt == "html" else clearance.to_csv(data)
-        elif kind == "mmrp":
-            table = mmrp.mmrp(engine, project_id)
-            body = mmrp.render_html(table) if fmt == "html" else mmrp.to_csv(table)
-        elif kind == "audit":
-            export = audit_report.audit_log(engine, project_id)
-            body = audit_report.to_json(export) if fmt == "json" else audit_report.to_csv(export)
-        else:
-            raise CliError("--kind: clearance, mmrp or audit", code=2)
-    except ValueError as err:
-        raise CliError(str(err)) from None
+    if kind not in ("clearance", "mmrp", "audit"):
+        raise CliError("--kind: clearance, mmrp or audit", code=2)
+    if kind == "audit" and fmt == "html":
+        fmt = "json"
+    result = Api.from_settings().call("GET", f"{_pid(project_id)}/reports/{kind}", format=fmt)
+    body = result["body"]
     if out is None:
         sys.stdout.write(body)
     else:

@@ -33,14 +33,17 @@ class ConditionSpec:
 
     number: str
     code: str | None
-    department: str
+    department: str | None  # the heading as printed, a prefix's department, or None
     section: str | None
     text: str
     gates: list[str]
-    gate_source: str  # explicit | section | department | none
+    gate_source: str  # explicit | section | department | none | corrected
     kind: str
     sub_items: list[SubItem] = field(default_factory=list)
     related: list[str] = field(default_factory=list)
+    # §8: {"kind": expiry|term|until|due, "days"|"months"|"until", "anchor", "extensions",
+    # "text"}; plain dicts in the contract's shape so the permit-clock hook reads them as is.
+    time_limits: list[dict[str, Any]] = field(default_factory=list)
 
     def to_contract(self) -> dict[str, Any]:
         def sub(items: list[SubItem]) -> list[dict[str, Any]]:
@@ -57,6 +60,7 @@ class ConditionSpec:
             "gates": list(self.gates),
             "gate_source": self.gate_source,
             "kind": self.kind,
+            "time_limits": [dict(t) for t in self.time_limits],
             "sub_items": sub(self.sub_items),
             "related": list(self.related),
         }
@@ -67,10 +71,12 @@ class ParsedResolution:
     title: str
     conditions: list[ConditionSpec]
     warnings: list[str] = field(default_factory=list)
+    adopted: str | None = None  # ISO date the resolution was adopted (the approval), if printed
 
     def to_contract(self) -> dict[str, Any]:
         return {
             "title": self.title,
+            "adopted": self.adopted,
             "conditions": [c.to_contract() for c in self.conditions],
             "warnings": list(self.warnings),
         }
@@ -156,6 +162,8 @@ class ProjectInfo:
     state: str | None = "CA"
     local_holidays: list[str] = field(default_factory=list)
     milestones: list[str] = field(default_factory=list)
+    # The resolution's adoption date: the anchor `approval` of the conditions' time limits.
+    approved_on: str | None = None
 
 
 @dataclass

@@ -697,9 +697,25 @@ class CalendarLayers:
     def of_kind(self, kind: str) -> tuple[HolidayRegime, ...]:
         return tuple(layer for layer in self.layers if layer.kind == kind)
 
-    @property
+    @cached_property
     def closure_dates(self) -> frozenset[date]:
         return frozenset(day for day, _ in self.closures)
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        """What a computed clock reports of its calendar (shared; do not mutate)."""
+        return {
+            "calendar": self.fingerprint,
+            "layers": [layer.key for layer in self.layers],
+            "closures": [day.isoformat() for day, _ in self.closures],
+        }
+
+    @cached_property
+    def contested(self) -> bool:
+        """Whether the literal reading rolls over days the conservative one does not."""
+        return bool(self.closures) or any(
+            layer.kind in LITERAL and layer.kind not in CONSERVATIVE for layer in self.layers
+        )
 
     def calendar(self, reading: frozenset[str] = LITERAL) -> BusinessCalendar:
         """Weekends plus the layers of the kinds in ``reading`` (cached per reading)."""
@@ -724,7 +740,9 @@ class CalendarLayers:
         def mark(kind: str) -> str:
             if reading is None:
                 return ""
-            return "" if kind in reading else " (not counted under this reading)"
+            return (
+                "" if kind in reading else f" (not counted by the {reading_name(reading)} reading)"
+            )
 
         for layer in self.layers:
             for name in layer.dates_in(day.year).get(day, []):

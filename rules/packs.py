@@ -7,6 +7,7 @@ jurisdiction names its state calendar, time zone, local closures and rule pack.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,9 @@ class RulePack:
     batch: BatchRule
     late_first_notice_rule: str
     never_tolls_rule: str
+    # The pack's data as read, and a content hash of it: what a clock freezes (8.9).
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    version: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,37 @@ def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
     )
 
 
+def pack_version(raw: Mapping[str, Any]) -> str:
+    text = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+_FROZEN_PACKS: dict[str, RulePack] = {}
+
+
+def pack_from_data(raw: Mapping[str, Any]) -> RulePack:
+    """A rule pack from its data (a file, or the copy a running clock froze); ValueError
+    names what is wrong. Parsed once per version."""
+    version = pack_version(raw)
+    cached = _FROZEN_PACKS.get(version)
+    if cached is not None:
+        return cached
+    try:
+        pack = _pack(dict(raw), version)
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"rule pack data is not valid: {err!r}") from None
+    if len(_FROZEN_PACKS) > 256:
+        _FROZEN_PACKS.clear()
+    _FROZEN_PACKS[version] = pack
+    return pack
+
+
 def _load_pack(path: Path) -> RulePack:
     raw = json.loads(path.read_text(encoding="utf-8"))
+    return _pack(raw, pack_version(raw))
+
+
+def _pack(raw: dict[str, Any], version: str) -> RulePack:
     return RulePack(
         key=raw["key"],
         name=raw["name"],
@@ -120,6 +153,8 @@ def _load_pack(path: Path) -> RulePack:
         batch=BatchRule(frozenset(raw["batch"]["categories"]), raw["batch"]["rule"]),
         late_first_notice_rule=raw["late_first_notice_rule"],
         never_tolls_rule=raw["never_tolls_rule"],
+        data=MappingProxyType(raw),
+        version=version,
     )
 
 

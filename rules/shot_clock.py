@@ -11,14 +11,14 @@ earliest of them all, so alerts never trust a date a court might not.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from rules.calendars import BusinessCalendar, calendar_for
+from rules.calendars import CONSERVATIVE, LITERAL, BusinessCalendar, CalendarLayers
 from rules.packs import FEDERAL_PACK, CategoryRule, RulePack, rule_pack
-from rules.timeline import Event, Timeline, parse_timeline
+from rules.timeline import Event, Timeline, parse_timeline, timeline_layers
 
 # 47 CFR 1.6003(d)(2): the "all other applications" tolling window, used for the
 # alternative reading of a small-wireless notice sent on days 11-30.
@@ -29,6 +29,7 @@ CA_DEEMED_APPROVED_RULE = "Cal. Gov. Code 65964.1"
 JUDICIAL_REVIEW_DAYS = 30
 SECTION_332_REMEDY_RULE = "47 U.S.C. 332(c)(7)(B)(v)"
 
+WEEKEND = frozenset({"Saturday", "Sunday"})
 TERMINAL_STATUSES = frozenset(
     {"decided_on_time", "decided_late", "withdrawn", "deemed_granted", "deemed_approved"}
 )
@@ -65,7 +66,12 @@ class Reading:
     swf_late_notice_tolls: bool = False
     efr_roll_forward: bool = False
     reset_at_first_resubmission: bool = False
+    # 47 CFR 1.6003(d): a notice citing no rule for an item is defective; the literal
+    # reading gives it no effect, this reading lets it toll or reset as if it were valid.
+    defective_notice_counts: bool = False
     pack: str | None = None
+    # Which calendar layers the date rolls over (rules.calendars readings).
+    calendar: frozenset[str] = LITERAL
 
 
 def _iso(d: date | None) -> str | None:
@@ -77,6 +83,9 @@ def _days(n: int) -> str:
 
 
 def _canonical(e: Event) -> tuple[Any, ...]:
+    if e.type == "tolling_agreement":
+        # Two agreements of one day: the one recorded later in the input wins (8.5).
+        return (e.type, e.seq)
     return (
         e.type,
         tuple((i.id, i.text, i.rule) for i in e.items),
@@ -112,15 +121,39 @@ def expiry_remedy(category: CategoryRule, state: str | None) -> str:
     )
 
 
+def event_days(timeline: Timeline) -> list[list[Event]]:
+    """The timeline's events grouped by day, in date order, each day in the fixed order
+    of _DAY_RANK (computed once per timeline and shared by every reading's pass)."""
+    by_day: dict[date, list[Event]] = defaultdict(list)
+    for e in timeline.events:
+        by_day[e.date].append(e)
+    return [
+        sorted(by_day[day], key=lambda e: (_DAY_RANK[e.type], _canonical(e)))
+        if len(by_day[day]) > 1
+        else by_day[day]
+        for day in sorted(by_day)
+    ]
+
+
 class _Pass:
     """One pass over the timeline under one reading."""
 
-    def __init__(self, timeline: Timeline, reading: Reading) -> None:
+    def __init__(
+        self,
+        timeline: Timeline,
+        reading: Reading,
+        layers: CalendarLayers,
+        days: list[list[Event]] | None = None,
+    ) -> None:
         self.t = timeline
         self.reading = reading
-        self.pack = rule_pack(reading.pack or timeline.rule_pack)
+        if reading.pack is not None:
+            self.pack = rule_pack(reading.pack)
+        else:
+            self.pack = timeline.pack or rule_pack(timeline.rule_pack)
         self.cat = governing_category(timeline, self.pack)
-        self.cal: BusinessCalendar = calendar_for(timeline.state, timeline.local_holidays)
+        self.layers = layers
+        self.cal: BusinessCalendar = layers.calendar(reading.calendar)
         self.period = self.cat.days
         self.submitted = next((e for e in timeline.events if e.type == "submitted"), None)
         pre = next((e for e in timeline.events if e.type == "pre_application"), None)
@@ -131,6 +164,8 @@ class _Pass:
         self.notice_tolled = 0
         self.agreement_days = 0
         self.agreed_date: date | None = None
+        self.agreed_on: date | None = None
+        self.agreement_entries: dict[date, dict[str, Any]] = {}
         self.tolled_after_agreement = 0
         self.reset_on: date | None = None
         self.pre_reset: tuple[date | None, int, date | None] | None = None
@@ -148,11 +183,18 @@ class _Pass:
         self.terminal_on: date | None = None
         self.terminal_date: date | None = None
         self.judicial_review_deadline: date | None = None
+        self.deemed_effective = False
         self.ambiguities: set[str] = set()
         self.windows: list[dict[str, Any]] = []
         self.ledger: list[dict[str, Any]] = []
         self.warnings: list[str] = []
-        self._run()
+        # Whether a roll-forward skipped a day the conservative calendar does not skip:
+        # if never, the conservative calendar reading would change nothing.
+        self.contested_roll = False
+        self._conservative_cal = layers.calendar(CONSERVATIVE)
+        self._final: tuple[date | None] | None = None
+        for day in days if days is not None else event_days(timeline):
+            self._run_day(day)
 
     # -- bookkeeping --------------------------------------------------------------
 
@@ -178,30 +220,39 @@ class _Pass:
         raw = self._raw_date()
         if raw is None or self.agreed_date is not None or not self._roll():
             return raw
-        return self.cal.roll_forward(raw)[0]
+        rolled, skipped = self.cal.roll_forward(raw)
+        if skipped and not self.contested_roll:
+            self.contested_roll = any(
+                self._conservative_cal.is_business_day(d) for d, _ in skipped
+            )
+        return rolled
 
     # -- the pass ---------------------------------------------------------------------
 
-    def _run(self) -> None:
-        by_day: dict[date, list[Event]] = defaultdict(list)
-        for e in self.t.events:
-            by_day[e.date].append(e)
-        for day in sorted(by_day):
-            remaining = sorted(by_day[day], key=_canonical)
-            while remaining:
-                event = self._next_of_day(remaining)
-                remaining.remove(event)
-                self._apply(event)
-
-    def _next_of_day(self, remaining: list[Event]) -> Event:
-        def rank(e: Event) -> int:
-            if e.type == "resubmitted" and self.pending is not None:
-                return 2
-            if e.type == "incomplete_notice" and self.pending is None:
-                return 2
-            return _DAY_RANK[e.type]
-
-        return min(remaining, key=lambda e: (rank(e), _canonical(e)))
+    def _run_day(self, ordered: list[Event]) -> None:
+        """Apply one day's events in a fixed order. Notices and resubmissions of one day
+        alternate by whether a notice is outstanding (a resubmission answers it, a notice
+        needs none outstanding), so the order of the input never matters. Linear: a day
+        with thousands of events costs no more per event than a day with one."""
+        if len(ordered) == 1:
+            self._apply(ordered[0])
+            return
+        notices: deque[Event] = deque(e for e in ordered if e.type == "incomplete_notice")
+        resubmissions: deque[Event] = deque(e for e in ordered if e.type == "resubmitted")
+        rest = [e for e in ordered if e.type not in ("incomplete_notice", "resubmitted")]
+        index = 0
+        while index < len(rest) and _DAY_RANK[rest[index].type] < 3:
+            self._apply(rest[index])
+            index += 1
+        while notices or resubmissions:
+            if self.pending is not None and resubmissions:
+                self._apply(resubmissions.popleft())
+            elif self.pending is None and notices:
+                self._apply(notices.popleft())
+            else:
+                self._apply((notices or resubmissions).popleft())
+        for event in rest[index:]:
+            self._apply(event)
 
     def _apply(self, e: Event) -> None:
         if e.type == "pre_application":
@@ -270,10 +321,17 @@ class _Pass:
         assert self.start is not None
         unruled = [i.id for i in e.items if not i.rule]
         if unruled:
-            self.warnings.append(
-                f"the notice of {e.date} cites no rule for item(s) {', '.join(unruled)}; "
-                "47 CFR 1.6003(d) requires each missing item to cite the specific rule"
-            )
+            self.ambiguities.add("defective_notice")
+            if not self.reading.defective_notice_counts:
+                self._no_effect(
+                    e,
+                    f"the notice of {e.date} is defective: it cites no rule for item(s) "
+                    f"{', '.join(unruled)}, and 47 CFR 1.6003(d) requires the specific rule "
+                    "for each missing item (the reading in which it still tolls or resets "
+                    "is listed under alternatives)",
+                    "47 CFR 1.6003(d)",
+                )
+                return
         if self.first_notice is None:
             self._first_notice(e)
         else:
@@ -446,20 +504,32 @@ class _Pass:
             return
         kind, notice_date, rule = self.pending
         if kind == "toll":
+            absorbed = 0
             days = (e.date - notice_date).days
             self.notice_tolled += days
-            if self.agreed_date is not None:
-                self.tolled_after_agreement += days
+            if self.agreed_date is not None and self.agreed_on is not None:
+                # 8.5: the agreed date absorbs the days tolled before the agreement;
+                # only the tolling after it extends the agreed date.
+                after = (e.date - max(notice_date, self.agreed_on)).days
+                self.tolled_after_agreement += after
+                absorbed = days - after
             # The notice is what moved the date: its ledger line carries the days.
             assert self.pending_entry is not None
             self.pending_entry["days"] = days
             self.pending_entry["effect"] += f"; {_days(days)} tolled through {e.date}"
+            if self.agreed_date is not None and absorbed:
+                tail = (
+                    f"; {_days(absorbed)} before the agreement of {self.agreed_on} are absorbed "
+                    f"by the agreed date, {_days(days - absorbed)} after it extend it"
+                )
+            else:
+                tail = ""
             self._log(
                 e.date,
                 e.type,
                 f"the clock runs again: ends the tolling that began with the notice of "
                 f"{notice_date} ({_days(days)}, from the day after the notice through "
-                "this resubmission)",
+                f"this resubmission){tail}",
                 None,
                 rule,
             )
@@ -490,6 +560,29 @@ class _Pass:
 
     def _on_tolling_agreement(self, e: Event) -> None:
         rule = self.cat.agreement_rule
+        earlier = self.agreement_entries.get(e.date)
+        if earlier is not None:
+            # 8.5: two agreements of one date: the one recorded later in the input wins.
+            (
+                self.agreement_days,
+                self.agreed_date,
+                self.agreed_on,
+                self.tolled_after_agreement,
+            ) = earlier["before"]
+            earlier["entry"]["effect"] += (
+                "; superseded by the agreement of the same date recorded after it"
+            )
+            earlier["entry"]["days"] = 0
+            self.warnings.append(
+                f"two tolling agreements are dated {e.date}: the one recorded later in the "
+                "input wins"
+            )
+        before = (
+            self.agreement_days,
+            self.agreed_date,
+            self.agreed_on,
+            self.tolled_after_agreement,
+        )
         current = self.current_date()
         if current is not None and e.date > current:
             self.warnings.append(
@@ -510,15 +603,24 @@ class _Pass:
         else:
             assert e.new_date is not None
             self.agreed_date = e.new_date
+            self.agreed_on = e.date
             self.tolled_after_agreement = 0
             moved = None if current is None else (e.new_date - current).days
+            absorbed = ""
+            if self.pending is not None and self.pending[0] == "toll":
+                absorbed = (
+                    f"; the days tolled by the notice of {self.pending[1]} up to this "
+                    "agreement are absorbed by the agreed date, only tolling after it "
+                    "extends it"
+                )
             self._log(
                 e.date,
                 e.type,
-                f"written tolling agreement sets the shot clock date to {e.new_date}",
+                f"written tolling agreement sets the shot clock date to {e.new_date}{absorbed}",
                 moved,
                 rule,
             )
+        self.agreement_entries[e.date] = {"before": before, "entry": self.ledger[-1]}
 
     def _close(self, status: str, on: date) -> None:
         self.terminal_date = self.current_date()
@@ -672,7 +774,10 @@ class _Pass:
     # -- results --------------------------------------------------------------------------
 
     def final_date(self) -> date | None:
-        return self.terminal_date if self.terminal is not None else self.current_date()
+        if self._final is None:
+            final = self.terminal_date if self.terminal is not None else self.current_date()
+            self._final = (final,)
+        return self._final[0]
 
     def explain_final_date(self) -> None:
         """Ledger lines for the last step: roll-forward, or why the date does not roll."""
@@ -693,6 +798,7 @@ class _Pass:
                     (rolled - raw).days,
                     self.pack.counting_rule,
                 )
+                self._note_days([d for d, why in skipped if why not in WEEKEND])
         elif self.cat.eligible_facilities_request:
             why = self.cal.closure_reason(raw)
             if why is not None:
@@ -704,6 +810,14 @@ class _Pass:
                     0,
                     self.cat.rule,
                 )
+                self._note_days([raw])
+
+    def _note_days(self, days: list[date]) -> None:
+        """8.6: each holiday behind the last ledger line, with every layer that marks it
+        and whether the conservative reading counts it."""
+        notes = [f"{d}: {note}" for d in days for note in self.layers.notes_for(d, CONSERVATIVE)]
+        if notes:
+            self.ledger[-1]["notes"] = notes
 
     def status(self, reference: date | None) -> str:
         if self.terminal is not None:
@@ -734,7 +848,9 @@ class _Pass:
         return out
 
 
-def _alternative_readings(literal: _Pass, timeline: Timeline) -> list[tuple[str, Reading]]:
+def _alternative_readings(
+    literal: _Pass, timeline: Timeline, layers: CalendarLayers
+) -> list[tuple[str, Reading]]:
     out: list[tuple[str, Reading]] = []
     if "swf_late_notice" in literal.ambiguities:
         assert literal.first_notice is not None
@@ -753,6 +869,14 @@ def _alternative_readings(literal: _Pass, timeline: Timeline) -> list[tuple[str,
                 Reading(reset_at_first_resubmission=True),
             )
         )
+    if "defective_notice" in literal.ambiguities:
+        out.append(
+            (
+                "a notice citing no rule for a missing item still tolls or resets the clock "
+                "(47 CFR 1.6003(d) requires the rule for each item)",
+                Reading(defective_notice_counts=True),
+            )
+        )
     if literal.cat.eligible_facilities_request:
         out.append(
             (
@@ -761,43 +885,142 @@ def _alternative_readings(literal: _Pass, timeline: Timeline) -> list[tuple[str,
                 Reading(efr_roll_forward=True),
             )
         )
-    if timeline.rule_pack != FEDERAL_PACK:
+    other_pack = literal.pack.key != FEDERAL_PACK
+    if other_pack:
         out.append(
             (
                 "the federal default rule pack (47 CFR 1.6003, 1.6100) instead of the "
-                f"jurisdiction's pack '{timeline.rule_pack}'",
+                f"jurisdiction's pack '{literal.pack.key}': a local pack cannot lengthen a "
+                "federal period",
                 Reading(pack=FEDERAL_PACK),
             )
         )
+    if layers.contested:
+        out.append(
+            (
+                f"{CONSERVATIVE_CALENDAR}: not over state legal holidays or one-off "
+                "closures, whose standing under 47 CFR 1.6003(e) is contested",
+                Reading(calendar=CONSERVATIVE),
+            )
+        )
+        if other_pack:
+            out.append(
+                (
+                    f"the federal default rule pack, counted on {CONSERVATIVE_CALENDAR}",
+                    Reading(pack=FEDERAL_PACK, calendar=CONSERVATIVE),
+                )
+            )
     return out
 
 
+CONSERVATIVE_CALENDAR = (
+    "the calendar rolling only over weekends, federal holidays and the city's adopted holidays"
+)
+
+
+def _applicant_notice_warning(description: str, p: _Pass, literal_date: date | None) -> str:
+    status = p.terminal or ""
+    if status == "deemed_approved":
+        return (
+            f"under the earliest reading ({description}) the clock ran out on "
+            f"{p.terminal_date} and the applicant's deemed-approved notice of "
+            f"{p.deemed_notice} took effect: the application may be deemed approved and the "
+            f"city has until {p.judicial_review_deadline} to seek judicial review "
+            f"({CA_DEEMED_APPROVED_RULE}); the literal reading ({literal_date or 'paused'}) "
+            "gives the notice no effect"
+        )
+    return (
+        f"under the earliest reading ({description}) the clock ran out on {p.terminal_date} "
+        f"and the applicant's deemed-granted notice of {p.terminal_on} took effect: the "
+        f"request may be deemed granted ({DEEMED_GRANTED_RULE}); the literal reading "
+        f"({literal_date or 'paused'}) gives the notice no effect"
+    )
+
+
 def compute(timeline: Timeline) -> dict[str, Any]:
-    """Every date of one application's shot clock, in the compute contract's shape."""
-    literal = _Pass(timeline, Reading())
+    """Every date of one application's shot clock, in the compute contract's shape.
+
+    Every reading is a full pass (8.1): under each the engine knows the date, the
+    status, the days remaining and whether an applicant's notice took effect. The
+    earliest reading decides `conservative_date`, `conservative_status` and
+    `conservative_days_remaining`; an applicant's notice that takes effect under it
+    sets `judicial_review_deadline` even where the literal reading gives it no effect.
+    """
+    layers = timeline_layers(timeline)
+    days = event_days(timeline)
+    literal = _Pass(timeline, Reading(), layers, days)
     literal.explain_final_date()
     shot_clock_date = literal.final_date()
     reference = timeline.as_of or max((e.date for e in timeline.events), default=None)
-
-    alternatives: list[dict[str, Any]] = []
-    candidates = [shot_clock_date] if shot_clock_date is not None else []
-    for description, reading in _alternative_readings(literal, timeline):
-        alt = _Pass(timeline, reading).final_date()
-        alternatives.append({"reading": description, "shot_clock_date": _iso(alt)})
-        if alt is not None:
-            candidates.append(alt)
-    conservative = min(candidates) if candidates else None
-
     status = literal.status(reference)
+
+    def remaining(d: date | None) -> int | None:
+        assert timeline.as_of is not None
+        return None if d is None else (d - timeline.as_of).days
+
+    passes: list[tuple[str, _Pass]] = [("the literal reading", literal)]
+    alternatives: list[dict[str, Any]] = []
+    for description, reading in _alternative_readings(literal, timeline, layers):
+        if reading.calendar != LITERAL and not any(q.contested_roll for _, q in passes):
+            continue  # no reading rolled over a contested day: the calendar changes nothing
+        p = _Pass(timeline, reading, layers, days)
+        alt_date, alt_status = p.final_date(), p.status(reference)
+        if reading.calendar != LITERAL:
+            # A calendar reading is listed only where it moves something.
+            seen = [(q.final_date(), q.status(reference)) for _, q in passes]
+            if (alt_date, alt_status) in seen:
+                continue
+        entry: dict[str, Any] = {
+            "reading": description,
+            "shot_clock_date": _iso(alt_date),
+            "status": alt_status,
+        }
+        if timeline.as_of is not None:
+            entry["days_remaining"] = remaining(alt_date)
+        entry["judicial_review_deadline"] = _iso(p.judicial_review_deadline)
+        alternatives.append(entry)
+        passes.append((description, p))
+
+    # The earliest reading: the earliest date; on a tie the first listed (literal first).
+    dated = [(d, i) for i, (_, p) in enumerate(passes) if (d := p.final_date()) is not None]
+    chosen = min(dated)[1] if dated else 0
+    conservative_reading, earliest = passes[chosen]
+    conservative = earliest.final_date()
+    conservative_status = earliest.status(reference)
+
     warnings = list(literal.warnings)
+    judicial_review_deadline = literal.judicial_review_deadline
+    if literal.terminal not in ("deemed_approved", "deemed_granted"):
+        # 8.2: an applicant's notice counts under the earliest reading where it is valid.
+        by_date = sorted((p.final_date() or date.max, i) for i, (_, p) in enumerate(passes) if i)
+        for _, i in by_date:
+            description, p = passes[i]
+            if p.terminal in ("deemed_approved", "deemed_granted"):
+                judicial_review_deadline = p.judicial_review_deadline
+                warnings.append(_applicant_notice_warning(description, p, shot_clock_date))
+                break
     if conservative is not None and shot_clock_date is not None and conservative < shot_clock_date:
         warnings.append(
             f"an alternative reading ends the clock on {conservative}, before the literal "
             f"date {shot_clock_date}: alerts follow the earlier date"
         )
+    if conservative_status != status and conservative_status in (
+        "decided_late",
+        "expired",
+    ):
+        warnings.append(
+            f"under the earliest reading ({conservative_reading}) the status is "
+            f"{conservative_status}, not {status} (its date is {conservative}): the city must "
+            "treat it as such"
+        )
     if status == "expired":
         warnings.append(
             f"the shot clock date {shot_clock_date} has passed without a decision. "
+            + expiry_remedy(literal.cat, timeline.state)
+        )
+    elif conservative_status == "expired":
+        warnings.append(
+            f"the conservative date {conservative} has passed without a decision. "
             + expiry_remedy(literal.cat, timeline.state)
         )
     if literal.start is not None and literal.start < literal.pack.effective_from:
@@ -817,18 +1040,28 @@ def compute(timeline: Timeline) -> dict[str, Any]:
         "status": status,
     }
     if timeline.as_of is not None:
-        result["days_remaining"] = (
-            None if shot_clock_date is None else (shot_clock_date - timeline.as_of).days
-        )
+        result["days_remaining"] = remaining(shot_clock_date)
     result.update(
         {
-            "judicial_review_deadline": _iso(literal.judicial_review_deadline),
+            "judicial_review_deadline": _iso(judicial_review_deadline),
             "notice_windows": literal.notice_windows(reference),
             "ledger": sorted(literal.ledger, key=lambda entry: entry["date"]),
             "alternatives": alternatives,
             "warnings": warnings,
+            "conservative_status": conservative_status,
         }
     )
+    if timeline.as_of is not None:
+        result["conservative_days_remaining"] = remaining(conservative)
+    result["conservative_reading"] = conservative_reading
+    summary = layers.summary
+    result["rules"] = {
+        "rule_pack": literal.pack.key,
+        "rule_pack_version": literal.pack.version,
+        "calendar": summary["calendar"],
+        "layers": list(summary["layers"]),
+        "closures": list(summary["closures"]),
+    }
     return result
 
 

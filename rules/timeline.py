@@ -6,13 +6,21 @@ and the workflow validators can show it to a planner as is.
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
-from rules.calendars import available_states
-from rules.packs import FEDERAL_PACK, RULE_PACKS, rule_pack
+from rules.calendars import (
+    CalendarLayers,
+    HolidayRegime,
+    adopted_layer_from_dates,
+    available_states,
+    jurisdiction_layers,
+)
+from rules.packs import FEDERAL_PACK, JURISDICTIONS, RULE_PACKS, RulePack, rule_pack
 
 EVENT_TYPES: tuple[str, ...] = (
     "pre_application",
@@ -32,8 +40,27 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 OUTCOMES: tuple[str, ...] = ("approved", "approved_with_conditions", "denied")
 TOP_LEVEL_FIELDS = frozenset(
-    {"category", "batch", "state", "local_holidays", "events", "as_of", "rule_pack"}
+    {
+        "category",
+        "batch",
+        "state",
+        "local_holidays",
+        "adopted_holidays",
+        "jurisdiction",
+        "events",
+        "as_of",
+        "rule_pack",
+    }
 )
+# 8.8: dates and day counts a real application can have; anything outside is a typo or
+# an attack, refused with the field named rather than overflowing later.
+MIN_DATE = date(1990, 1, 1)
+MAX_DATE = date(2199, 12, 31)
+MAX_AGREEMENT_DAYS = 3650
+MAX_EVENTS = 100_000
+MAX_ITEMS = 1_000
+MAX_DEPTH = 32
+MAX_INPUT_BYTES = 64 * 1024 * 1024
 EVENT_FIELDS = frozenset({"type", "date", "items", "days", "new_date", "outcome", "note"})
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -57,6 +84,8 @@ class Event:
     days: int | None = None
     new_date: date | None = None
     outcome: str | None = None
+    # Position in the input: only two agreements of one date are ordered by it (8.5).
+    seq: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -68,15 +97,127 @@ class Timeline:
     events: tuple[Event, ...]
     as_of: date | None
     rule_pack: str = FEDERAL_PACK
+    adopted_holidays: tuple[date, ...] = ()
+    jurisdiction: str | None = None
+    # Set by a running clock (never from JSON): the rule pack and calendar it froze
+    # when it was opened (8.9). None means the current data files.
+    pack: RulePack | None = field(default=None, compare=False)
+    calendar: CalendarLayers | None = field(default=None, compare=False)
+
+
+def timeline_layers(t: Timeline) -> CalendarLayers:
+    """The calendar layers a timeline counts on: the frozen snapshot of a running clock,
+    or the current data (federal, the state's layers, the jurisdiction's adopted
+    holidays and closures, the timeline's own adopted holidays and closures)."""
+    if t.calendar is not None:
+        if not t.local_holidays:
+            return t.calendar
+        return t.calendar.with_closures((d, "") for d in t.local_holidays)
+    return _layers(t.state, t.jurisdiction, t.adopted_holidays, t.local_holidays)
+
+
+@lru_cache(maxsize=1024)
+def _layers(
+    state: str | None,
+    jurisdiction_key: str | None,
+    adopted: tuple[date, ...],
+    closures: tuple[date, ...],
+) -> CalendarLayers:
+    city = JURISDICTIONS[jurisdiction_key] if jurisdiction_key else None
+    days = set(closures)
+    if city is not None:
+        days |= {date.fromisoformat(d) for d in city.local_closures}
+    base = jurisdiction_layers(state, city.adopted_holidays if city else None, days)
+    if not adopted:
+        return base
+    extra: HolidayRegime = adopted_layer_from_dates(
+        adopted, key="timeline_adopted", source="adopted_holidays in the timeline"
+    )
+    return CalendarLayers((*base.layers, extra), base.closures)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 12:
+        raise TimelineError(f"input: the number {text[:20]}... is out of range")
+    return int(text)
+
+
+_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _depth_ok(text: str) -> bool:
+    """No JSON nesting deeper than MAX_DEPTH, counted before parsing (strings skipped)."""
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
+
+
+def load_json(text: str | bytes) -> Any:
+    """Decode the contract's JSON strictly (8.8): a UTF-8 byte-order mark is accepted;
+    duplicate keys, nesting deeper than 32, numbers too long to be a day count, NaN
+    and Infinity, and non-UTF-8 input are TimelineErrors naming what is wrong."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_INPUT_BYTES:
+            raise TimelineError(f"input: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise TimelineError(f"input: not UTF-8 (byte {err.start})") from None
+    if len(text) > MAX_INPUT_BYTES:
+        raise TimelineError(f"input: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    text = text.removeprefix("\ufeff")
+    if not _depth_ok(text):
+        raise TimelineError(f"input: nested deeper than {MAX_DEPTH} levels")
+
+    def constant(name: str) -> Any:
+        raise TimelineError(f"input: {name} is not a number JSON allows")
+
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_int=_bounded_int,
+            parse_constant=constant,
+        )
+    except _DuplicateKey as err:
+        raise TimelineError(f"{err.args[0]}: the key appears twice in one object") from None
+    except json.JSONDecodeError as err:
+        raise TimelineError(f"input: not valid JSON ({err.msg} at line {err.lineno})") from None
+    except RecursionError:
+        raise TimelineError(f"input: nested deeper than {MAX_DEPTH} levels") from None
 
 
 def parse_date(value: Any, field: str) -> date:
     if not isinstance(value, str) or not _ISO_DATE.match(value):
-        raise TimelineError(f"{field}: {value!r} is not a date in the form YYYY-MM-DD")
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+        raise TimelineError(f"{field}: {shown} is not a date in the form YYYY-MM-DD")
     try:
-        return date.fromisoformat(value)
+        parsed = date.fromisoformat(value)
     except ValueError:
         raise TimelineError(f"{field}: {value!r} is not a valid calendar date") from None
+    if not MIN_DATE <= parsed <= MAX_DATE:
+        raise TimelineError(f"{field}: {value} is out of range ({MIN_DATE} to {MAX_DATE})")
+    return parsed
 
 
 def _items(raw: Any, field: str) -> tuple[Item, ...]:
@@ -85,6 +226,8 @@ def _items(raw: Any, field: str) -> tuple[Item, ...]:
             f"{field}: a notice of incompleteness must list each missing item "
             "(47 CFR 1.6003(d)); none given"
         )
+    if len(raw) > MAX_ITEMS:
+        raise TimelineError(f"{field}: more than {MAX_ITEMS} items")
     items: list[Item] = []
     for i, entry in enumerate(raw):
         where = f"{field}[{i}]"
@@ -145,8 +288,12 @@ def _event(raw: Any, i: int) -> Event:
             raise TimelineError(f"{where}: a tolling agreement gives either 'days' or 'new_date'")
         if has_days:
             value = raw["days"]
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise TimelineError(f"{where}.days: must be a positive whole number")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TimelineError(f"{where}.days: {value!r} is not a whole number of days")
+            if not 0 < value <= MAX_AGREEMENT_DAYS:
+                raise TimelineError(
+                    f"{where}.days: {value} is out of range (1 to {MAX_AGREEMENT_DAYS})"
+                )
             days = value
         else:
             new_date = parse_date(raw["new_date"], f"{where}.new_date")
@@ -156,22 +303,43 @@ def _event(raw: Any, i: int) -> Event:
         outcome = raw.get("outcome")
         if outcome not in OUTCOMES:
             raise TimelineError(f"{where}.outcome: {outcome!r} is not one of {', '.join(OUTCOMES)}")
-    return Event(kind, when, items, days, new_date, outcome)
+    return Event(kind, when, items, days, new_date, outcome, i)
 
 
-def parse_timeline(raw: Any) -> Timeline:
-    """Validate the contract's input object and return a Timeline."""
+def parse_timeline(
+    raw: Any,
+    *,
+    pack: RulePack | None = None,
+    calendar: CalendarLayers | None = None,
+) -> Timeline:
+    """Validate the contract's input object and return a Timeline.
+
+    A running clock passes the rule ``pack`` and ``calendar`` it froze when it was
+    opened; they replace the current data files (the JSON's ``rule_pack`` must then
+    name the same pack)."""
     if not isinstance(raw, dict):
         raise TimelineError("input: expected a JSON object")
     unknown = set(raw) - TOP_LEVEL_FIELDS
     if unknown:
         raise TimelineError(f"{sorted(unknown)[0]}: unknown field")
-    pack_key = raw.get("rule_pack", FEDERAL_PACK)
-    if not isinstance(pack_key, str) or pack_key not in RULE_PACKS:
+    city_key = raw.get("jurisdiction")
+    if city_key is not None and (not isinstance(city_key, str) or city_key not in JURISDICTIONS):
+        raise TimelineError(
+            f"jurisdiction: unknown jurisdiction {city_key!r} "
+            f"(known: {', '.join(sorted(JURISDICTIONS))})"
+        )
+    city = JURISDICTIONS[city_key] if city_key else None
+    default_pack = city.rule_pack if city is not None else FEDERAL_PACK
+    pack_key = raw.get("rule_pack", default_pack)
+    if pack is not None and pack_key == pack.key:
+        pass
+    elif not isinstance(pack_key, str) or pack_key not in RULE_PACKS:
         raise TimelineError(
             f"rule_pack: unknown rule pack {pack_key!r} (known: {', '.join(sorted(RULE_PACKS))})"
         )
-    pack = rule_pack(pack_key)
+    else:
+        pack = None if pack is None or pack.key != pack_key else pack
+    active = pack or rule_pack(pack_key)
 
     category = raw.get("category")
     batch_raw = raw.get("batch")
@@ -181,24 +349,26 @@ def parse_timeline(raw: Any) -> Timeline:
         raise TimelineError("category: missing (give 'category' or 'batch')")
     batch: tuple[str, ...] = ()
     if category is not None:
-        if not isinstance(category, str) or category not in pack.categories:
+        if not isinstance(category, str) or category not in active.categories:
             raise TimelineError(
-                f"category: unknown category {category!r} (known: {', '.join(pack.categories)})"
+                f"category: unknown category {category!r} (known: {', '.join(active.categories)})"
             )
     else:
         if not isinstance(batch_raw, list) or not batch_raw:
             raise TimelineError("batch: expected a non-empty list of site categories")
+        if len(batch_raw) > MAX_ITEMS:
+            raise TimelineError(f"batch: more than {MAX_ITEMS} sites")
         for i, site in enumerate(batch_raw):
-            if not isinstance(site, str) or site not in pack.categories:
+            if not isinstance(site, str) or site not in active.categories:
                 raise TimelineError(f"batch[{i}]: unknown category {site!r}")
-            if site not in pack.batch.categories:
+            if site not in active.batch.categories:
                 raise TimelineError(
                     f"batch[{i}]: {site!r} is not a small wireless facility; "
-                    f"{pack.batch.rule} defines batches of small wireless facilities only"
+                    f"{active.batch.rule} defines batches of small wireless facilities only"
                 )
         batch = tuple(batch_raw)
 
-    state = raw.get("state")
+    state = raw.get("state", city.state if city is not None else None)
     if state is not None:
         if not isinstance(state, str) or not re.fullmatch(r"[A-Za-z]{2}", state):
             raise TimelineError(f"state: {state!r} is not a two-letter state code")
@@ -209,14 +379,14 @@ def parse_timeline(raw: Any) -> Timeline:
                 f"(configured: {', '.join(available_states())})"
             )
 
-    local_raw = raw.get("local_holidays", [])
-    if not isinstance(local_raw, list):
-        raise TimelineError("local_holidays: expected a list of dates")
-    local = tuple(parse_date(v, f"local_holidays[{i}]") for i, v in enumerate(local_raw))
+    local = _date_list(raw, "local_holidays")
+    adopted = _date_list(raw, "adopted_holidays")
 
     events_raw = raw.get("events", [])
     if not isinstance(events_raw, list):
         raise TimelineError("events: expected a list of events")
+    if len(events_raw) > MAX_EVENTS:
+        raise TimelineError(f"events: more than {MAX_EVENTS:,} events")
     events = tuple(_event(e, i) for i, e in enumerate(events_raw))
     for kind in ("submitted", "pre_application"):
         dates = [e.date.isoformat() for e in events if e.type == kind]
@@ -229,13 +399,34 @@ def parse_timeline(raw: Any) -> Timeline:
     if pre is not None and submitted is not None and pre.date > submitted.date:
         raise TimelineError("events: the pre_application date is after the submitted date")
 
-    as_of = raw.get("as_of")
+    as_of_raw = raw.get("as_of")
+    as_of = None if as_of_raw is None else parse_date(as_of_raw, "as_of")
+    if as_of is not None:
+        # 8.7: as_of is a point of view; an event after it cannot have happened yet.
+        for i, e in enumerate(events):
+            if e.date > as_of:
+                raise TimelineError(
+                    f"events[{i}].date: the {e.type} of {e.date} is after as_of {as_of}"
+                )
     return Timeline(
         category=category,
         batch=batch,
         state=state,
         local_holidays=local,
         events=events,
-        as_of=None if as_of is None else parse_date(as_of, "as_of"),
+        as_of=as_of,
         rule_pack=pack_key,
+        adopted_holidays=adopted,
+        jurisdiction=city_key,
+        pack=pack,
+        calendar=calendar,
     )
+
+
+def _date_list(raw: dict[str, Any], key: str) -> tuple[date, ...]:
+    values = raw.get(key, [])
+    if not isinstance(values, list):
+        raise TimelineError(f"{key}: expected a list of dates")
+    if len(values) > MAX_EVENTS:
+        raise TimelineError(f"{key}: more than {MAX_EVENTS:,} dates")
+    return tuple(parse_date(v, f"{key}[{i}]") for i, v in enumerate(values))

@@ -23,6 +23,10 @@ from models.shot_clock import (
 from rules.packs import jurisdiction
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
+# The demo's city: its jurisdiction file (rules/data/jurisdictions/) has its calendar,
+# pack and contacts.
+DEMO_JURISDICTION = "cotati"
+
 
 @dataclass
 class DemoClock:
@@ -85,7 +89,7 @@ DEMO_CLOCKS = [
 
 
 def demo_application(demo: DemoClock) -> ApplicationInfo:
-    city = jurisdiction("cotati")
+    city = jurisdiction(DEMO_JURISDICTION)
     return ApplicationInfo(
         application_id=demo.application_id,
         category=demo.category,
@@ -175,7 +179,7 @@ async def load_project_demo(client: Client, task_queue: str, today: date) -> lis
         parsed,
         project_id=COTATI_VILLAGE_ID,
         name="Cotati Village (PA# 21-29)",
-        city=jurisdiction("cotati"),
+        city=jurisdiction(DEMO_JURISDICTION),
         applicant_name="Cotati Village Partners",
         applicant_email="applicant@cotati-village.example",
         project_manager_email="pm@cotati.example",

@@ -19,6 +19,7 @@ import pendulum
 import uvicorn
 from rich.console import Console
 
+from rules.packs import jurisdiction
 from settings import Settings, load_settings
 from stack.demo import (
     DEMO_CLOCKS,
@@ -104,8 +105,10 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
 
 
 async def _load_demo(client: Any, settings: Settings) -> list[str]:
-    # Demo dates are relative to today in the demo city.
-    today = pendulum.now("America/Los_Angeles").date()
+    # Demo dates are relative to today in the demo city (its jurisdiction file's zone).
+    from stack.demo import DEMO_JURISDICTION
+
+    today = pendulum.now(jurisdiction(DEMO_JURISDICTION).time_zone).date()
     opened = await load_demo(client, settings.task_queue, today)
     opened += await load_project_demo(client, settings.task_queue, today)
     load_demo_users(settings.database_url)
@@ -151,7 +154,13 @@ def _print_where_to_look(settings: Settings, opened: list[str], with_demo: bool)
     )
     console.print(f"  Outbox           {settings.outbox_dir}  (each notice as an .eml file)")
     console.print(f"  Database         {settings.database_url}")
-    console.print("  In another terminal:")
+    console.print("  In another terminal (staff commands act through the web app as you):")
+    if with_demo:
+        console.print(
+            f"    clearance login --email manager@cotati.example    (password {DEMO_PASSWORD})"
+        )
+    else:
+        console.print("    clearance login --email YOU    (or --token from the tokens page)")
     console.print("    clearance clock list")
     console.print(f"    clearance clock show {demo_ids[0]}")
     console.print("    clearance project show COTATI-VILLAGE")

@@ -22,14 +22,18 @@ pytestmark = pytest.mark.skipif(
 )
 
 ENV_EXAMPLE = PROJECT_ROOT / ".env.example"
+MTLS = "docker-compose.mtls.yml"
 LONG_RUNNING = ["temporal-db", "temporal", "temporal-ui", "app-db", "worker", "web", "mailpit"]
 ONE_SHOT = ["temporal-schema", "temporal-namespace", "migrate"]
 
 
-def compose(*args: str, env_file: Path = ENV_EXAMPLE) -> subprocess.CompletedProcess[str]:
+def compose(
+    *args: str, env_file: Path = ENV_EXAMPLE, files: tuple[str, ...] = ("docker-compose.yml",)
+) -> subprocess.CompletedProcess[str]:
     assert COMPOSE is not None
+    chosen = [arg for name in files for arg in ("-f", name)]
     return subprocess.run(
-        [COMPOSE, "-f", "docker-compose.yml", "--env-file", str(env_file), *args],
+        [COMPOSE, *chosen, "--env-file", str(env_file), *args],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,
@@ -47,9 +51,8 @@ def _yaml_python() -> str:
     return first_line[2:].strip().split()[0]
 
 
-@pytest.fixture(scope="module")
-def config() -> dict[str, Any]:
-    result = compose("config")
+def _config(files: tuple[str, ...]) -> dict[str, Any]:
+    result = compose("config", files=files)
     assert result.returncode == 0, result.stderr
     to_json = "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"
     converted = subprocess.run(
@@ -57,6 +60,75 @@ def config() -> dict[str, Any]:
     )
     assert converted.returncode == 0, converted.stderr
     return json.loads(converted.stdout)
+
+
+@pytest.fixture(scope="module")
+def config() -> dict[str, Any]:
+    return _config(("docker-compose.yml",))
+
+
+@pytest.fixture(scope="module")
+def mtls_config() -> dict[str, Any]:
+    return _config(("docker-compose.yml", MTLS))
+
+
+def published(service: dict[str, Any]) -> list[tuple[str, str]]:
+    """(host address, target port) of each published port; '' is every interface."""
+    out = []
+    for port in service.get("ports", []):
+        if isinstance(port, dict):
+            out.append((str(port.get("host_ip") or ""), str(port["target"])))
+            continue
+        parts = str(port).split("/")[0].split(":")
+        host = parts[0] if len(parts) == 3 else ""
+        out.append((host, parts[-1]))
+    return out
+
+
+@pytest.mark.parametrize("which", ["base", "mtls"])
+def test_no_temporal_port_is_published_on_all_interfaces(
+    which: str, config: dict[str, Any], mtls_config: dict[str, Any]
+) -> None:
+    services = (config if which == "base" else mtls_config)["services"]
+    # The Temporal frontend (anyone reaching it drives every workflow) and the UI (no
+    # login) listen on loopback only; so does the staging mail catcher.
+    for name in ("temporal", "temporal-ui", "mailpit"):
+        ports = published(services[name])
+        assert ports, f"{name} publishes nothing (operators reach it on the host)"
+        for host, _ in ports:
+            assert host == "127.0.0.1", f"{name} is published on {host or 'every interface'}"
+    exposed = {
+        name
+        for name, service in services.items()
+        for host, _ in published(service)
+        if host != "127.0.0.1"
+    }
+    assert exposed == {"web"}, exposed
+    for name, service in services.items():
+        for host, target in published(service):
+            assert not (target == "7233" and host != "127.0.0.1"), name
+
+
+def test_mtls_between_the_app_and_temporal(mtls_config: dict[str, Any]) -> None:
+    assert compose("config", "--quiet", files=("docker-compose.yml", MTLS)).returncode == 0
+    services = mtls_config["services"]
+    server = services["temporal"]["environment"]
+    assert server["TEMPORAL_TLS_REQUIRE_CLIENT_AUTH"] == "true"
+    assert server["TEMPORAL_TLS_CLIENT1_CA_CERT"] == "/certs/ca.pem"
+    assert server["TEMPORAL_TLS_FRONTEND_CERT"] == "/certs/server.pem"
+    for app in ("worker", "web"):
+        env = services[app]["environment"]
+        assert env["CLEARANCE_TEMPORAL_TLS_CERT"] == "/certs/client.pem"
+        assert env["CLEARANCE_TEMPORAL_TLS_KEY"] == "/certs/client.key"
+        assert env["CLEARANCE_TEMPORAL_TLS_CA"] == "/certs/ca.pem"
+        assert env["CLEARANCE_TEMPORAL_TLS_SERVER_NAME"] == "temporal"
+        mounts = {
+            v if isinstance(v, str) else f"{v['source']}:{v['target']}"
+            for v in services[app]["volumes"]
+        }
+        assert any(m.endswith(":/certs:ro") or m.endswith(":/certs") for m in mounts), mounts
+    assert services["temporal-ui"]["environment"]["TEMPORAL_TLS_CERT"] == "/certs/client.pem"
+    assert services["temporal-namespace"]["environment"]["TEMPORAL_TLS_CERT"] == "/certs/client.pem"
 
 
 def test_the_file_validates_with_the_example_settings() -> None:
@@ -179,7 +251,9 @@ def test_every_setting_is_documented_in_the_example() -> None:
         "CLEARANCE_WEB_PORT",
     }
     embedded_only = {"CLEARANCE_TEMPORAL_UI_PORT"}
-    for name in sorted(variables - set_by_compose - embedded_only):
+    # Read by the CLI on a staff member's machine, never by a service.
+    cli_only = {"CLEARANCE_API_URL", "CLEARANCE_API_TOKEN", "CLEARANCE_CLI_CONFIG"}
+    for name in sorted(variables - set_by_compose - embedded_only - cli_only):
         assert re.search(rf"^{name}=", example, re.M), f"{name} is not in .env.example"
         assert f"${{{name}" in compose_file, f"{name} is not passed to the services"
     for name in sorted(set_by_compose):

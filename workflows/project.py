@@ -610,6 +610,7 @@ class ProjectWorkflow:
             [c.spec for c in self._conditions],
             PlannedDates.from_iso(self._planned),
             evidence_dates(self._conditions),
+            jurisdiction=self._info.jurisdiction,
         )
         return {
             "project_id": self._info.project_id,

@@ -143,7 +143,12 @@ def plan_project_alerts(
 
     # Seasonal and freshness windows from the planned dates.
     dates = PlannedDates.from_iso(planned)
-    items, _conflicts = schedule([c.spec for c in conditions], dates, evidence_dates(conditions))
+    items, _conflicts = schedule(
+        [c.spec for c in conditions],
+        dates,
+        evidence_dates(conditions),
+        jurisdiction=info.jurisdiction,
+    )
     resolved = {
         c.spec.number
         for c in conditions

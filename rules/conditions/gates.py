@@ -56,6 +56,8 @@ class MilestoneSet:
     department_keywords: tuple[str, ...] = ()
     department_defaults: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = ()
     _order: Mapping[str, int] = field(default_factory=dict)
+    not_gate: tuple[re.Pattern[str], ...] = ()  # "Code in effect at the time of ..."
+    follows_patterns: tuple[re.Pattern[str], ...] = ()  # "prior to the first inspection"
 
     @property
     def keys(self) -> list[str]:
@@ -73,6 +75,8 @@ class MilestoneSet:
     def find(self, text: str, *, heading: bool = False) -> dict[str, bool]:
         """Milestones named in `text`, each with True when only an assumed pattern named it."""
         s = search_text(text)
+        for pattern in self.not_gate:
+            s = pattern.sub(" ", s)
         found: dict[str, bool] = {}
 
         def hit(key: str, assumed: bool) -> None:
@@ -92,6 +96,12 @@ class MilestoneSet:
                 for key in _permit_list(s, match.end(), words):
                     hit(key, False)
         return {k: found[k] for k in self.ordered(found)}
+
+    def follows(self, text: str) -> bool:
+        """Words naming a moment after the permit a section gates ("prior to the first
+        inspection"): such a condition does not also hold the inherited permit."""
+        s = search_text(text)
+        return any(p.search(s) for p in self.follows_patterns)
 
     def detect(self, text: str, *, heading: bool = False) -> list[str]:
         return list(self.find(text, heading=heading))
@@ -191,6 +201,14 @@ def parse_milestones(raw: Any) -> MilestoneSet:
         department_keywords=tuple(str(w).lower() for w in depts.get("keywords", [])),
         department_defaults=tuple(defaults),
         _order={k: i for i, k in enumerate(keys)},
+        not_gate=tuple(
+            _compile(p, f"not_gate_patterns[{j}]")
+            for j, p in enumerate(raw.get("not_gate_patterns", []))
+        ),
+        follows_patterns=tuple(
+            _compile(p, f"follows_patterns[{j}]")
+            for j, p in enumerate(raw.get("follows_patterns", []))
+        ),
     )
 
 

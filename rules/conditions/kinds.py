@@ -2,15 +2,16 @@
 
 Precedence, first match wins, on the condition's own words:
 
-1. advisory     "should", "shall consider", "encouraged", "recommendation that", with no
+1. advisory     "should", "shall consider", "may consider", "encouraged", "may, at its
+                option", "recommendation that", with no
                 mandatory word besides "shall consider" (a condition that also says "shall"
                 or "must" is not advisory: it would never block, so be sure)
 2. seasonal     a date window ("between February 1 and August 31", "before October 1st")
                 or a named season ("nesting season", "rainy season"); a window that turns on
                 an "if" is still seasonal, because the window is what the engine computes
 3. event        discovery or encounter ("in the event", "if ... are discovered/encountered")
-4. waivable     "shall not be required if", "may be waived", "unless" (not "unless
-                otherwise ...", which is boilerplate)
+4. waivable     "shall not be required if", "shall not apply if", "may be waived", "unless"
+                (not "unless otherwise ...", which is boilerplate)
 5. conditional  a trigger at the start ("If requested ...", "If the property ..."), "upon
                 request", "if ... then"
 6. recurring    while work is under way or on a period: "during construction", "at all
@@ -57,6 +58,10 @@ _ADVISORY = _any(
     r"\brecommendations? (?:that|to)\b",
     r"\b(?:is|are) recommended (?:that|to)\b",
     r"\bit is recommended\b",
+    # §7: an option or an invitation is not an obligation
+    r"\bmay,? at (?:its|his|her|their|the (?:applicant|developer|owner)'s) (?:sole )?"
+    r"(?:option|discretion|election)\b",
+    r"\b(?:may|might|could|to) (?:wish to )?consider\b",
 )
 _MANDATORY = re.compile(r"\b(?:shall(?! consider)|must|(?:is|are|be) required)\b")
 
@@ -80,6 +85,9 @@ _WAIVABLE = _any(
     r"\b(?:is|are|shall be|will be) (?:not required|waived) (?:if|when|where|provided)\b",
     r"\bmay be waived\b",
     r"\bunless\b(?! otherwise)",
+    # §7: "This condition shall not apply if ..." -- an exception in the condition itself
+    r"\b(?:shall|does|will) not apply (?:if|when|where|provided|in the event|to any)\b",
+    r"\b(?:is|are|shall be) exempt(?:ed)? (?:from this condition )?(?:if|when|where|provided)\b",
 )
 _CONDITIONAL = _any(
     r"^(?:if|should|in the event|upon (?:the )?request|when requested)\b",

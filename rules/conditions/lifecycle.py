@@ -27,6 +27,15 @@ _DATA = json.loads(
 )
 DEPARTMENTS: dict[str, str] = {d["key"]: d["name"] for d in _DATA["departments"]}
 _PATTERNS = [(d["key"], [p.lower() for p in d["patterns"]]) for d in _DATA["departments"]]
+_PREFIXES = {p.upper(): d["key"] for d in _DATA["departments"] for p in d.get("prefixes", [])}
+_OFFICIALS = [
+    (
+        re.compile(r"\bsatisfaction of (?:the )?(?:city |county )?" + re.escape(o.lower()) + r"\b"),
+        d["key"],
+    )
+    for d in _DATA["departments"]
+    for o in d.get("officials", [])
+]
 
 # Gates that describe obligations rather than a moment: they are monitored, never signed off.
 MONITORED_GATES = frozenset({"during_construction", "ongoing"})
@@ -46,9 +55,23 @@ class ActionRefused(ValueError):
     """The action is not allowed; the message says why, in the user's words."""
 
 
-def department_key(heading: str) -> str:
-    """The department that clears a condition printed under `heading`."""
-    text = heading.lower()
+def department_prefixes() -> dict[str, str]:
+    """Condition-number prefixes that name a department ("ENG" -> "engineering")."""
+    return dict(_PREFIXES)
+
+
+def department_of_official(text: str) -> str | None:
+    """The department named by "to the satisfaction of the City Engineer" and the like."""
+    s = " ".join(text.lower().split())
+    for pattern, key in _OFFICIALS:
+        if pattern.search(s):
+            return key
+    return None
+
+
+def department_key(heading: str | None) -> str:
+    """The department that clears a condition printed under `heading` (None: the fallback)."""
+    text = (heading or "").lower()
     for key, patterns in _PATTERNS:
         if any(p in text for p in patterns):
             return key

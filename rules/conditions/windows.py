@@ -2,7 +2,7 @@
 
 Some conditions are not "clear before milestone X" but "do Y in a window computed from
 when the work is planned": a nesting bird survey within 7 days of groundbreaking when
-construction begins Feb 1-Aug 31 (Cotati #109 BIO-3), a final burrowing owl survey within
+construction begins Feb 1-Aug 31 (seed #109 BIO-3), a final burrowing owl survey within
 24 hours before ground disturbance when any work falls Sep 1-Jan 31 (#107 BIO-1 A), bat
 roost surveys and exclusion windows (#107 BIO-1 B), erosion control in place before
 October 1 when grading takes place between October 15 and April 15 (#63), a title
@@ -444,15 +444,19 @@ class WindowRule:
     key: str
     source: str
     computation: str
-    code_patterns: tuple[re.Pattern[str], ...]
+    # Jurisdiction key or rule pack -> its code patterns: a code matches only where defined.
+    code_patterns: Mapping[str, tuple[re.Pattern[str], ...]]
     text_patterns: tuple[re.Pattern[str], ...]
     params: Params
     reminders: Reminders
     messages: Mapping[str, str]
 
-    def matches(self, code: str, text: str) -> bool:
-        """``code`` and ``text`` as normalised by :func:`_normalise_code` / ``_text``."""
-        if code and any(p.search(code) for p in self.code_patterns):
+    def matches(self, code: str, text: str, scopes: Iterable[str] = ()) -> bool:
+        """``code`` and ``text`` as normalised by :func:`_normalise_code` / ``_text``;
+        ``scopes`` are the project's jurisdiction key and rule pack, where codes are defined."""
+        if code and any(
+            p.search(code) for scope in scopes for p in self.code_patterns.get(scope, ())
+        ):
             return True
         return bool(self.text_patterns) and all(p.search(text) for p in self.text_patterns)
 
@@ -677,9 +681,22 @@ def _parse_rule(raw: Any, where: str) -> WindowRule:
     if computation not in _PARAM_PARSERS:
         raise WindowDataError(f"{where}: unknown computation {computation!r}")
     detect = _req(raw, "detect", Mapping, where)
-    codes = _compile(detect.get("codes", []), f"{where}.detect.codes")
+    raw_codes = detect.get("codes", {})
+    if isinstance(raw_codes, list) and not raw_codes:
+        raw_codes = {}
+    if not isinstance(raw_codes, Mapping):
+        raise WindowDataError(
+            f"{where}.detect.codes: give {{jurisdiction or rule pack: [patterns]}}; a mitigation "
+            "code means something only in the document that defines it"
+        )
+    codes = MappingProxyType(
+        {
+            str(scope): _compile(patterns, f"{where}.detect.codes.{scope}")
+            for scope, patterns in raw_codes.items()
+        }
+    )
     texts = _compile(detect.get("text_all", []), f"{where}.detect.text_all")
-    if not codes and not texts:
+    if not any(codes.values()) and not texts:
         raise WindowDataError(f"{where}.detect: needs codes or text_all")
     params, needs = _PARAM_PARSERS[computation](_req(raw, "params", Mapping, where), where)
     messages = _req(raw, "messages", Mapping, where)
@@ -971,16 +988,20 @@ def schedule(
     evidence_dates: Mapping[str, date] = _EMPTY_EVIDENCE,
     *,
     rules: WindowRuleSet = DEFAULT_RULES,
+    jurisdiction: str | Iterable[str] = (),
 ) -> tuple[list[DueItem], list[WindowConflict]]:
     """Due items (sorted by due date) and conflicts for every condition a window rule
     matches. ``evidence_dates`` maps a condition number to the date of the evidence on
-    file (e.g. the preliminary title report's date for #7)."""
+    file (e.g. the preliminary title report's date for #7). ``jurisdiction`` is the
+    project's jurisdiction key (and rule pack, if any): mitigation codes match only there;
+    elsewhere a rule matches by the condition's text."""
+    scopes = (jurisdiction,) if isinstance(jurisdiction, str) else tuple(jurisdiction)
     items: list[DueItem] = []
     conflicts: list[WindowConflict] = []
     for condition in conditions:
         code, text = _normalise_code(condition.code), _text(condition)
         for rule in rules.rules:
-            if not rule.matches(code, text):
+            if not rule.matches(code, text, scopes):
                 continue
             ctx = _Ctx(rules, rule, condition, items, conflicts)
             p = rule.params

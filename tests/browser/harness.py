@@ -4,6 +4,7 @@ numbered screenshots."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import signal
@@ -61,6 +62,18 @@ class RunningStack:
     def cli(self, *args: str, timeout: float = 60.0) -> Result:
         """Run `clearance ...` against this stack, as staff would in another terminal."""
         return clearance(*args, env=self.env, timeout=timeout)
+
+    def login(self, email: str) -> RunningStack:
+        """The CLI logged in as `email` the way the README says (`clearance login`, the
+        demo password), with its own login file."""
+        config = self.data_dir.parent / f"cli-{email}.json"
+        env = {**self.env, "CLEARANCE_CLI_CONFIG": str(config)}
+        if not config.exists():
+            result = clearance(
+                "login", "--email", email, "--password-stdin", input=f"{DEMO_PASSWORD}\n", env=env
+            )
+            assert result.returncode == 0, f"{result}\n--- clearance run log ---\n{self.tail()}"
+        return dataclasses.replace(self, env=env)
 
     def ok(self, *args: str) -> Result:
         result = self.cli(*args)
@@ -221,6 +234,7 @@ def _running(root: Path, extra: dict[str, str]) -> Iterator[RunningStack]:
     running = RunningStack(env, data_dir, base_url, log, process)
     try:
         _wait_ready(process, log, base_url)
-        yield running
+        # Staff commands act as the planning manager unless a journey logs in as another.
+        yield running.login("manager@cotati.example")
     finally:
         _stop(running)

@@ -10,7 +10,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.browser.harness import Journey
-from tests.browser.steps import APPLICANT, import_birch_lane, open_when_ready
+from tests.browser.steps import import_birch_lane, open_when_ready
 
 pytestmark = pytest.mark.browser
 
@@ -19,9 +19,9 @@ async def test_signoff_refused_with_blockers_then_allowed(journey: Journey, tmp_
     stack = journey.stack
     project_id = import_birch_lane(stack, tmp_path)
     # The applicant has sent the drainage report (#1); the tree plan (#2) is still open.
-    stack.ok(
+    # (Recorded for the applicant by the project manager, whose role may submit.)
+    stack.login("pm@cotati.example").ok(
         "project", "submit", project_id, "1", "--description", "Final drainage report",
-        "--as", f"applicant:{APPLICANT}",
     )  # fmt: skip
     signoff_url = f"/projects/{project_id}/milestones/grading_permit/sign-off"
 

@@ -31,7 +31,11 @@ def ok_json(result: Result) -> dict[str, Any]:
 
 
 def check_shape(out: dict[str, Any], with_as_of: bool) -> None:
-    expected = CONTRACT_KEYS if with_as_of else CONTRACT_KEYS - {"days_remaining"}
+    expected = (
+        CONTRACT_KEYS
+        if with_as_of
+        else CONTRACT_KEYS - {"days_remaining", "conservative_days_remaining"}
+    )
     assert set(out) == expected
     for entry in out["ledger"]:
         assert {"date", "event", "effect", "days", "rule"} <= set(entry)
@@ -64,7 +68,11 @@ EXAMPLE_3 = {
     "category": "swf_collocation",
     "events": [
         {"type": "submitted", "date": "2026-03-02"},
-        {"type": "incomplete_notice", "date": "2026-03-10", "items": ["A"]},
+        {
+            "type": "incomplete_notice",
+            "date": "2026-03-10",
+            "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
+        },
         {"type": "resubmitted", "date": "2026-03-30"},
     ],
 }

@@ -17,11 +17,18 @@ from typing import Any
 import pytest
 
 from settings import PROJECT_ROOT
-from tests.cli.runner import Result, Stack, assert_one_line_error, clearance, running_stack
+from tests.cli.runner import (
+    Result,
+    Stack,
+    assert_one_line_error,
+    clearance,
+    reviewer_email,
+    running_stack,
+)
 from tests.cli.test_staff_cli import addresses, wait_for
 
 RESOLUTION = PROJECT_ROOT / "stack" / "data" / "cotati-village-resolution.txt"
-CONTRACT_KEYS = {"title", "conditions", "warnings"}
+CONTRACT_KEYS = {"title", "adopted", "conditions", "warnings"}
 CONDITION_KEYS = {
     "number",
     "code",
@@ -31,15 +38,14 @@ CONDITION_KEYS = {
     "gates",
     "gate_source",
     "kind",
+    "time_limits",
     "sub_items",
     "related",
 }
 PM = "pm@cotati.example"
 APPLICANT = "applicant@cotati-village.example"
-AS_PM = f"project_manager:{PM}"
-AS_APPLICANT = f"applicant:{APPLICANT}"
-AS_ENGINEER = "engineering:city.engineer@cotati.example"
-AS_PLANNING_MANAGER = "planning_manager:planning.manager@cotati.example"
+# The staff commands act as the account whose token they carry (tests/cli/runner.py).
+ENGINEER = "engineer@cotati.example"
 NOTICE_KEY = "X-Clearance-Notice-Key"
 
 SMALL_RESOLUTION = """\
@@ -62,7 +68,7 @@ PRIOR TO ISSUANCE OF A BUILDING PERMIT
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("project-cli")) as running:
+    with running_stack(tmp_path_factory.mktemp("project-cli"), web=True) as running:
         yield running
 
 
@@ -93,8 +99,9 @@ def conditions_of(stack: Stack, project_id: str) -> dict[str, dict[str, Any]]:
     return {c["number"]: c for c in project_json(stack, project_id)["conditions"]}
 
 
-def reviewer(department: str) -> str:
-    return f"department_reviewer:{department}@cotati.example:{department}"
+def reviewer(stack: Stack, department: str) -> Stack:
+    """The CLI as the department's reviewer."""
+    return stack.as_(reviewer_email(department))
 
 
 def project_messages(outbox: Path, project_id: str) -> list[EmailMessage]:
@@ -162,6 +169,45 @@ def test_parse_unreadable_input_is_one_line_exit_2(tmp_path: Path) -> None:
     assert_one_line_error(clearance("conditions", "parse", str(empty)), 2, "empty.txt")
 
 
+def test_a_file_without_conditions_exits_2_never_0_with_an_empty_list(tmp_path: Path) -> None:
+    letter = tmp_path / "letter.txt"
+    letter.write_text("Dear neighbour,\nThe park opens on Saturday. See you there.\n")
+    parsed = clearance("conditions", "parse", str(letter), "--json")
+    assert parsed.stdout == "", parsed
+    assert_one_line_error(parsed, 2, "not a resolution")
+    imported = clearance(
+        "conditions", "import", str(letter), "--project", "X", "--name", "X", "--pm", PM,
+        "--applicant-email", APPLICANT, "--yes",
+    )  # fmt: skip
+    assert "imported" not in imported.stdout, imported
+    assert_one_line_error(imported, 2, "not a resolution")
+    headed = tmp_path / "resolution.txt"
+    headed.write_text(
+        "RESOLUTION OF THE BOARD OF SUPERVISORS APPROVING USE PERMIT UP-9\n"
+        "CONDITIONS OF APPROVAL\nThe applicant shall comply with everything.\n"
+    )
+    assert_one_line_error(
+        clearance("conditions", "parse", str(headed), "--json"), 2, "no conditions found"
+    )
+
+
+def test_a_county_resolution_numbered_coa_1_parses(tmp_path: Path) -> None:
+    county = tmp_path / "county.txt"
+    county.write_text(
+        "RESOLUTION OF THE BOARD OF SUPERVISORS OF THE COUNTY OF ALTA APPROVING UP-25-3\n"
+        "CONDITIONS OF APPROVAL\n"
+        "COA-1. This use permit shall expire twenty-four (24) months from the date of "
+        "approval unless the use has commenced.\n"
+        "COA-2. Prior to map recordation, the applicant shall dedicate the trail easement.\n"
+    )
+    result = clearance("conditions", "parse", str(county), "--json")
+    assert result.returncode == 0, result
+    conditions = json.loads(result.stdout)["conditions"]
+    assert [c["number"] for c in conditions] == ["COA-1", "COA-2"]
+    assert conditions[0]["time_limits"][0]["months"] == 24
+    assert conditions[1]["gates"] == ["final_map"]
+
+
 # -- import Cotati Village and work it as staff and the applicant ------------------------------
 
 
@@ -206,7 +252,7 @@ def test_import_cotati_village_and_drive_it_through_the_cli(stack: Stack) -> Non
     table = stack.ok("project", "blockers", pid, "grading_permit").stdout
     assert f"{len(numbers)} condition(s) block grading_permit" in table
     line = refused(
-        stack.run("project", "sign-off", pid, "grading_permit", "--as", AS_ENGINEER),
+        stack.as_(ENGINEER).run("project", "sign-off", pid, "grading_permit"),
         "grading_permit cannot be signed off",
         f"{len(numbers)} condition(s) still open",
     )
@@ -217,36 +263,35 @@ def test_import_cotati_village_and_drive_it_through_the_cli(stack: Stack) -> Non
     target = conditions[numbers[0]]
     number, department = target["number"], target["department"]
     wrong = "planning" if department != "planning" else "engineering"
-    submitted = stack.ok(
+    submitted = stack.as_(PM).ok(
         "project", "submit", pid, number, "--description", "report attached",
-        "--file", "report.pdf", "--as", AS_APPLICANT,
+        "--file", "report.pdf",
     )  # fmt: skip
     assert f"#{number}: submitted" in submitted.stdout
     refused(
-        stack.run(
-            "project", "review", pid, number, "--decision", "cleared", "--as", reviewer(wrong)
-        ),
+        reviewer(stack, wrong).run("project", "review", pid, number, "--decision", "cleared"),
         "not its reviewer",
     )
-    cleared = stack.ok(
-        "project", "review", pid, number, "--decision", "cleared", "--as", reviewer(department)
+    cleared = reviewer(stack, department).ok(
+        "project", "review", pid, number, "--decision", "cleared"
     )
     assert f"#{number}: cleared" in cleared.stdout
     after = json.loads(stack.ok("project", "blockers", pid, "grading_permit", "--json").stdout)
     assert number not in [c["number"] for c in after]
 
-    # A waiver needs the planning manager; a correction is audited with its reason.
+    # A waiver needs the planning manager: the project manager's token is refused before
+    # the workflow is asked; a correction is audited with its reason.
     waive = numbers[1]
     waiver = [
-        "project", "resolve", pid, waive, "--resolution", "waived",
-        "--reason", "council waived it", "--as", AS_PM,
+        "project", "resolve", pid, waive, "--resolution", "waived", "--reason", "council waived it",
     ]  # fmt: skip
-    refused(stack.run(*waiver), "only planning_manager")
+    result = stack.as_(PM).run(*waiver)
+    assert result.stdout == "", result
+    assert_one_line_error(result, 1, f"not permitted: {PM}", "waive", "planning manager")
     assert conditions_of(stack, pid)[waive]["status"] == "open"
     reason = "the council meant occupancy, not the grading permit"
-    stack.ok(
-        "project", "correct", pid, waive, "--gates", "occupancy", "--reason", reason,
-        "--as", AS_PM,
+    stack.as_(PM).ok(
+        "project", "correct", pid, waive, "--gates", "occupancy", "--reason", reason
     )  # fmt: skip
 
     def correction() -> dict[str, Any] | None:
@@ -268,9 +313,7 @@ def test_import_cotati_village_and_drive_it_through_the_cli(stack: Stack) -> Non
     assert html.lstrip().lower().startswith("<!doctype html") and "BIO-3" in html
 
     # The applicant's digest for the grading permit: exactly one message, to the applicant.
-    digest = stack.ok(
-        "project", "digest", pid, "--milestone", "grading_permit", "--as", AS_PM
-    ).stdout
+    digest = stack.as_(PM).ok("project", "digest", pid, "--milestone", "grading_permit").stdout
     assert "digest sent" in digest
     digests = [
         m
@@ -295,26 +338,25 @@ def test_a_cleared_milestone_is_signed_off(stack: Stack, tmp_path: Path) -> None
     for number, c in conditions.items():
         if number == "6":
             continue
-        stack.ok(
-            "project", "submit", pid, number, "--description", f"document for #{number}",
-            "--as", AS_APPLICANT,
+        stack.as_(PM).ok(
+            "project", "submit", pid, number, "--description", f"document for #{number}"
         )  # fmt: skip
-        stack.ok(
-            "project", "review", pid, number, "--decision", "cleared",
-            "--as", reviewer(c["department"]),
+        reviewer(stack, c["department"]).ok(
+            "project", "review", pid, number, "--decision", "cleared"
         )  # fmt: skip
     assert stack.ok("project", "blockers", pid, "grading_permit").stdout.startswith(
         "nothing blocks grading_permit"
     )
-    signed = stack.ok("project", "sign-off", pid, "grading_permit", "--as", AS_ENGINEER)
+    engineer = stack.as_(ENGINEER)
+    signed = engineer.ok("project", "sign-off", pid, "grading_permit")
     assert "grading_permit signed off" in signed.stdout
-    again = stack.run("project", "sign-off", pid, "grading_permit", "--as", AS_ENGINEER)
+    again = engineer.run("project", "sign-off", pid, "grading_permit")
     refused(again, "already signed off")
-    building = stack.run("project", "sign-off", pid, "building_permit", "--as", AS_ENGINEER)
+    building = engineer.run("project", "sign-off", pid, "building_permit")
     assert refused(building, "1 condition(s) still open", "#6 ").count("#") == 1
     grading = next(
         m for m in project_json(stack, pid)["milestones"] if m["milestone"] == "grading_permit"
     )
-    assert grading["signed_off"]["by"] == "city.engineer@cotati.example"
+    assert grading["signed_off"]["by"] == ENGINEER
     keys = [str(m[NOTICE_KEY]) for m in project_messages(stack.outbox, pid)]
     assert f"{pid}:signoff:grading_permit" in keys

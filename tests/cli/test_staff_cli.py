@@ -1,7 +1,7 @@
 """The staff commands as a planner runs them: every `clearance clock ...` call is a
-subprocess against a real Temporal dev server and a real `clearance worker` process,
-configured only through the environment (CLEARANCE_TEMPORAL_ADDRESS, CLEARANCE_DATA_DIR,
-CLEARANCE_TASK_QUEUE)."""
+subprocess calling the real web app (`clearance web`) with a personal access token, which
+acts through a real Temporal dev server and a real `clearance worker` process, all
+configured only through the environment."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ RF_ITEM = "A|RF report|CMC 17.44.070(A)"
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("staff-cli")) as running:
+    with running_stack(tmp_path_factory.mktemp("staff-cli"), web=True) as running:
         yield running
 
 
@@ -307,11 +307,14 @@ def test_show_unknown_application_is_one_clear_line(stack: Stack) -> None:
     assert_one_line_error(result, 1, "no such application")
 
 
-def test_no_server_reachable_is_one_clear_line(tmp_path: Path) -> None:
+def test_no_web_app_reachable_is_one_clear_line(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
     env = clean_env(
         {
-            "CLEARANCE_TEMPORAL_ADDRESS": f"127.0.0.1:{free_port()}",
+            "CLEARANCE_API_URL": url,
+            "CLEARANCE_API_TOKEN": "some-token",
             "CLEARANCE_DATA_DIR": str(tmp_path / "var"),
+            "CLEARANCE_CLI_CONFIG": str(tmp_path / "cli.json"),
         }
     )
     for args in (
@@ -320,4 +323,4 @@ def test_no_server_reachable_is_one_clear_line(tmp_path: Path) -> None:
         ["clock", "resubmit", "ANY"],
     ):
         result = clearance(*args, env=env)
-        assert_one_line_error(result, 1, "cannot reach the Temporal server")
+        assert_one_line_error(result, 1, f"cannot reach the web app at {url}")

@@ -265,9 +265,17 @@ def test_alerts_follow_the_conservative_date() -> None:
             "category": "swf_collocation",
             "events": [
                 {"type": "submitted", "date": "2026-03-02"},
-                {"type": "incomplete_notice", "date": "2026-03-10", "items": ["A"]},
+                {
+                    "type": "incomplete_notice",
+                    "date": "2026-03-10",
+                    "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
+                },
                 {"type": "resubmitted", "date": "2026-03-20"},
-                {"type": "incomplete_notice", "date": "2026-03-25", "items": ["A"]},
+                {
+                    "type": "incomplete_notice",
+                    "date": "2026-03-25",
+                    "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
+                },
                 {"type": "resubmitted", "date": "2026-04-10"},
             ],
         }
@@ -288,7 +296,11 @@ def test_windows_from_the_engine_alert_only_while_open() -> None:
     # window closing Feb 8. Open on Jan 30, lapsed on Mar 1.
     events = (
         {"type": "submitted", "date": "2026-01-05"},
-        {"type": "incomplete_notice", "date": "2026-01-15", "items": ["A"]},
+        {
+            "type": "incomplete_notice",
+            "date": "2026-01-15",
+            "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
+        },
         {"type": "resubmitted", "date": "2026-01-29"},
     )
     open_now = by_kind(plan(computed(*events, as_of="2026-01-30")), "window_closing")

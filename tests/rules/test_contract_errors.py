@@ -259,7 +259,13 @@ def test_lower_case_state_is_accepted() -> None:
 
 
 def test_unknown_top_level_field() -> None:
-    assert_rejected(valid(jurisdiction="cotati"), "jurisdiction", "unknown field")
+    # Revision 2 made "jurisdiction" a field (the city's calendar layers and pack).
+    assert_rejected(valid(city="cotati"), "city", "unknown field")
+
+
+@pytest.mark.parametrize("bad", ["oakland", ["cotati"], 1])
+def test_unknown_jurisdiction(bad: Any) -> None:
+    assert_rejected(valid(jurisdiction=bad), "jurisdiction", "unknown jurisdiction")
 
 
 @pytest.mark.parametrize("bad", ["oakland", ["federal"], 1])

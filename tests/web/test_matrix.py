@@ -1,19 +1,181 @@
-"""Every role × every action, over HTTP against the real workflows: a role the table
-refuses gets 403 with a readable reason (nothing reaches Temporal); a role it allows gets
-through to the workflow, which records the action or refuses it on the facts (409)."""
+"""Every route × every role, driven by the app's own routes: each route the app serves must
+be listed here with the permission that guards it (or as public), so a new route without
+a role check fails `test_every_route_says_what_guards_it`. A request without a session or
+token is refused on every guarded route; a role the table refuses gets 403 with a readable
+reason (nothing reaches Temporal); a role it allows gets through to the workflow, which
+records the action or refuses it on the facts (409)."""
 
 from __future__ import annotations
 
+import re
+import uuid
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
 from models.database import make_engine
 from rules.access import ACTIONS, STAFF_ROLES, allowed
 from settings import Settings
 from tests.web.helpers import ROLE_USERS, Browser, Stackish, city_today, csrf_of
 from web.accounts import Accounts
+
+# Reached without a staff session: log-in, health, the API's docs, the applicant portal
+# (its signed link is the credential), calendar feeds (their token), and the CLI's
+# password log-in and token revocation (the password or the token is the credential).
+PUBLIC = {
+    ("GET", "/openapi.json"),
+    ("GET", "/api/docs"),
+    ("GET", "/docs/oauth2-redirect"),
+    ("GET", "/login"),
+    ("POST", "/login"),
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/a/{token}"),
+    ("POST", "/a/{token}/conditions/{number}/evidence"),
+    ("POST", "/a/{token}/files"),
+    ("GET", "/calendar/{token}.ics"),
+    ("POST", "/api/v1/tokens"),
+    ("POST", "/api/v1/tokens/current/revoke"),
+}
+
+# Every other route, with the permission (rules/access.ACTIONS) it checks. Resolving a
+# condition is guarded by the resolution's own permission (waive, not applicable, ...).
+GUARDS: dict[tuple[str, str], str] = {
+    ("POST", "/logout"): "read",
+    ("GET", "/"): "read",
+    ("GET", "/queues"): "read",
+    ("GET", "/queues/{department}"): "read",
+    ("GET", "/applications"): "read",
+    ("GET", "/applications/new"): "clock.open",
+    ("POST", "/applications/new"): "clock.open",
+    ("GET", "/applications/{application_id}"): "read",
+    ("POST", "/applications/{application_id}/events/{name}"): "clock.*",
+    ("GET", "/applications/{application_id}/notice"): "clock.notice",
+    ("POST", "/applications/{application_id}/notice"): "clock.notice",
+    ("GET", "/projects"): "read",
+    ("GET", "/projects/{project_id}"): "read",
+    ("GET", "/projects/{project_id}/conditions/{number}"): "read",
+    ("POST", "/projects/{project_id}/conditions/{number}/{name}"): "condition.*",
+    ("GET", "/evidence/{file_id}"): "read",
+    ("GET", "/projects/{project_id}/milestones/{milestone}/sign-off"): "read",
+    ("POST", "/projects/{project_id}/milestones/{milestone}/sign-off"): "project.sign_off",
+    ("POST", "/projects/{project_id}/plan"): "project.plan",
+    ("POST", "/projects/{project_id}/digest"): "project.digest",
+    ("GET", "/outbox"): "read",
+    ("GET", "/outbox/{notice_key:path}"): "read",
+    ("GET", "/reports"): "read",
+    ("GET", "/reports/{project_id}/{kind}.{fmt}"): "read",
+    ("GET", "/admin/calendar"): "read",
+    ("POST", "/admin/calendar/closures"): "admin.calendar",
+    ("GET", "/admin/users"): "admin.users",
+    ("POST", "/admin/users"): "admin.users",
+    ("POST", "/admin/users/{user_id}/disable"): "admin.users",
+    ("POST", "/links"): "link.create",
+    ("POST", "/links/{link_id}/revoke"): "link.revoke",
+    ("GET", "/me"): "read",
+    ("POST", "/me/calendar"): "read",
+    ("GET", "/me/tokens"): "account.tokens",
+    ("POST", "/me/tokens"): "account.tokens",
+    ("POST", "/me/tokens/{token_id}/revoke"): "account.tokens",
+    # The JSON API.
+    ("GET", "/api/v1/me"): "read",
+    ("GET", "/api/v1/applications"): "read",
+    ("POST", "/api/v1/applications"): "clock.open",
+    ("GET", "/api/v1/applications/{application_id}"): "read",
+    ("GET", "/api/v1/applications/{application_id}/summary"): "read",
+    ("POST", "/api/v1/applications/{application_id}/notice"): "clock.notice",
+    ("POST", "/api/v1/applications/{application_id}/notice/preview"): "clock.notice",
+    ("POST", "/api/v1/applications/{application_id}/resubmission"): "clock.resubmission",
+    ("POST", "/api/v1/applications/{application_id}/tolling-agreement"): (
+        "clock.tolling_agreement"
+    ),
+    ("POST", "/api/v1/applications/{application_id}/decision"): "clock.decision",
+    ("POST", "/api/v1/applications/{application_id}/withdrawal"): "clock.withdrawal",
+    ("POST", "/api/v1/applications/{application_id}/applicant-notice"): ("clock.applicant_notice"),
+    ("POST", "/api/v1/applications/{application_id}/non-tolling-event"): (
+        "clock.non_tolling_event"
+    ),
+    ("POST", "/api/v1/applications/{application_id}/closures"): "clock.closure",
+    ("GET", "/api/v1/projects"): "read",
+    ("POST", "/api/v1/projects"): "project.import",
+    ("GET", "/api/v1/projects/{project_id}"): "read",
+    ("GET", "/api/v1/projects/{project_id}/status"): "read",
+    ("GET", "/api/v1/projects/{project_id}/owes"): "read",
+    ("GET", "/api/v1/projects/{project_id}/milestones/{milestone}/blockers"): "read",
+    ("GET", "/api/v1/projects/{project_id}/reports/{kind}"): "read",
+    ("GET", "/api/v1/projects/{project_id}/conditions/{number}"): "read",
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/evidence"): (
+        "condition.submit_evidence"
+    ),
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/review"): "condition.review",
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/resolve"): "condition.resolve",
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/trigger"): "condition.trigger",
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/correct"): "condition.correct",
+    ("POST", "/api/v1/projects/{project_id}/milestones/{milestone}/sign-off"): ("project.sign_off"),
+    ("POST", "/api/v1/projects/{project_id}/plan"): "project.plan",
+    ("POST", "/api/v1/projects/{project_id}/digest"): "project.digest",
+    ("GET", "/api/v1/queues/{department}"): "read",
+    ("GET", "/api/v1/outbox"): "read",
+    ("POST", "/api/v1/links"): "link.create",
+    ("POST", "/api/v1/links/{link_id}/revoke"): "link.revoke",
+}
+
+
+def app_routes(app: FastAPI) -> set[tuple[str, str]]:
+    """Every (method, path) the app serves, through its included routers."""
+
+    def walk(routes: Any, prefix: str = "") -> Any:
+        for route in routes:
+            if hasattr(route, "original_router"):  # an included router
+                inner = getattr(route.include_context, "prefix", "") or ""
+                yield from walk(route.original_router.routes, prefix + inner)
+            elif getattr(route, "methods", None):
+                for method in route.methods - {"HEAD"}:
+                    yield method, prefix + route.path
+
+    return set(walk(app.routes))
+
+
+def test_every_route_says_what_guards_it(browser: Browser) -> None:
+    served = app_routes(browser.client.app)  # type: ignore[arg-type]
+    unlisted = sorted(served - set(GUARDS) - PUBLIC)
+    assert not unlisted, (
+        "routes with no entry in tests/web/test_matrix.py GUARDS (say which permission of "
+        f"rules/access.py guards each, and check it in the route): {unlisted}"
+    )
+    assert not sorted((set(GUARDS) | PUBLIC) - served), "listed routes the app no longer serves"
+    families = {g.split(".")[0] for g in GUARDS.values() if g.endswith(".*")}
+    for permission in GUARDS.values():
+        assert (
+            permission in ACTIONS
+            or permission == "condition.resolve"
+            or (permission.endswith(".*") and permission[:-2] in families)
+        ), permission
+    # Every permission guards at least one route (or is a resolution's, via resolve).
+    guarded = set(GUARDS.values())
+    for action in ACTIONS:
+        family = action.split(".")[0] + ".*"
+        assert action in guarded or family in guarded or action.startswith("condition."), action
+
+
+def _fill(path: str) -> str:
+    """A concrete URL for a route (numbers fit every path parameter's type)."""
+    return re.sub(r"\{([a-z_]+)(:path)?\}", "1", path)
+
+
+def test_every_guarded_route_refuses_a_request_without_a_session(browser: Browser) -> None:
+    client = browser.as_(None)
+    for method, path in sorted(GUARDS):
+        response = client.request(method, _fill(path), follow_redirects=False)
+        if path.startswith("/api/"):
+            assert response.status_code == 401, (method, path, response.status_code)
+        else:
+            # Pages send the visitor to log in (or refuse a form without its session).
+            assert response.status_code in (303, 401, 403), (method, path, response.status_code)
+            if response.status_code == 303:
+                assert response.headers["location"].startswith("/login"), (method, path)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +190,32 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
     clock, pid = f"/api/v1/applications/{t['clock']}", f"/api/v1/projects/{t['project']}"
     item = {"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}
     later = (city_today() + timedelta(days=60)).isoformat()
+    opened = {
+        "application_id": f"MX-OPEN-{uuid.uuid4().hex[:8]}",
+        "planner_email": "planner@cotati.example",
+        "category": "macro_collocation",
+    }
+    resolution = {
+        "title": "Matrix",
+        "conditions": [
+            {
+                "number": "1",
+                "department": "PLANNING",
+                "text": "Pay fees.",
+                "gates": ["grading_permit"],
+            }
+        ],
+    }
+    imported = {
+        "project_id": f"MX-IMP-{uuid.uuid4().hex[:8]}",
+        "name": "Matrix import",
+        "project_manager_email": "pm@cotati.example",
+        "applicant_email": "applicant@test.example",
+        "resolution": resolution,
+    }
     return {
+        "clock.open": ("POST", "/api/v1/applications", opened),
+        "project.import": ("POST", "/api/v1/projects", imported),
         "clock.notice": ("POST", f"{clock}/notice", {"items": [item]}),
         "clock.resubmission": ("POST", f"{clock}/resubmission", {}),
         "clock.tolling_agreement": ("POST", f"{clock}/tolling-agreement", {"days": 5}),
@@ -73,12 +260,25 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
     }
 
 
-# Actions with no API endpoint of their own: admin pages (covered by the page matrix).
-PAGE_ONLY = {"admin.calendar", "admin.users"}
+# Actions with no API endpoint of their own: admin pages (covered by the page matrix) and
+# each user's own tokens (every staff role may: tests/cli/test_tokens.py).
+PAGE_ONLY = {"admin.calendar", "admin.users", "account.tokens"}
 
 
 def test_every_action_is_exercised(targets: dict[str, str]) -> None:
     assert set(api_calls(targets)) | PAGE_ONLY == set(ACTIONS)
+    # ... through the route that guards it.
+    for action, (method, path, _) in api_calls(targets).items():
+        template = next(
+            (p for (m, p) in GUARDS if m == method and re.fullmatch(_pattern(p), path)), None
+        )
+        assert template is not None, (action, path)
+        guard = GUARDS[(method, template)]
+        assert guard in (action, "condition.resolve", "read"), (action, guard)
+
+
+def _pattern(template: str) -> str:
+    return re.sub(r"\\\{[a-z_]+(:path)?\\\}", "[^/]+", re.escape(template))
 
 
 @pytest.mark.parametrize("role", STAFF_ROLES)
@@ -106,6 +306,7 @@ def test_no_session_no_api(browser: Browser, targets: dict[str, str]) -> None:
 
 
 PAGE_POSTS = {
+    "clock.open": "/applications/new",
     "clock.resubmission": "/applications/{clock}/events/resubmission",
     "clock.decision": "/applications/{clock}/events/decision",
     "clock.notice": "/applications/{clock}/notice",

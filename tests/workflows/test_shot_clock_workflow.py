@@ -194,7 +194,14 @@ async def test_tolling_notice_moves_the_pending_reminders(harness: Harness) -> N
             "state": "CA",
             "events": [
                 {"type": "submitted", "date": start.isoformat()},
-                {"type": "incomplete_notice", "date": notice_day, "items": ["A", "B"]},
+                {
+                    "type": "incomplete_notice",
+                    "date": notice_day,
+                    "items": [
+                        {"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"},
+                        {"id": "B", "text": "site plan", "rule": "CMC 17.44.070(B)"},
+                    ],
+                },
                 {"type": "resubmitted", "date": (start + timedelta(days=24)).isoformat()},
             ],
         }

@@ -170,13 +170,24 @@ def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
 
 @router.get("/applications", responses=ERRORS)
 def list_applications(
-    request: Request, page: int = Query(1, ge=1), closed: bool = False, user: CurrentUser = User
+    request: Request,
+    page: int = Query(1, ge=1),
+    closed: bool = False,
+    full: bool = Query(False, description="also each clock's compute contract"),
+    user: CurrentUser = User,
 ) -> dict[str, Any]:
     _read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
         result = readmodel.clocks(db, ctx.today, page, closed=closed)
-    return _page(result, [c.to_json() for c in result.items])
+        items = [c.to_json() for c in result.items]
+        if full:
+            for item in items:
+                row = readmodel.application(db, item["application_id"])
+                item["jurisdiction"] = row.jurisdiction if row else ""
+                item["risk_flagged"] = bool(row and row.risk_flagged)
+                item["clock"] = row.clock if row else {}
+    return _page(result, items)
 
 
 def _page(page: readmodel.Page, items: list[Any]) -> dict[str, Any]:
@@ -406,6 +417,37 @@ async def closure(
     request: Request, application_id: str, body: ClosureBody, user: CurrentUser = User
 ):
     return await _clock(request, user, application_id, "clock.closure", body)
+
+
+@router.get("/projects/{project_id}/reports/{kind}", responses=ERRORS)
+def project_report(
+    request: Request,
+    project_id: str,
+    kind: Literal["clearance", "mmrp", "audit"],
+    format: Literal["html", "csv", "json"] = "html",
+    user: CurrentUser = User,
+) -> dict[str, str]:
+    """A report's text: clearance or mmrp as html or csv, the audit log as json or csv."""
+    from reports import audit, clearance, mmrp
+    from reports.common import ProjectNotFound
+
+    _read(user)
+    engine = ctx_of(request).engine
+    try:
+        if kind == "clearance" and format != "json":
+            data = clearance.milestone_clearance(engine, project_id)
+            body = clearance.render_html(data) if format == "html" else clearance.to_csv(data)
+        elif kind == "mmrp" and format != "json":
+            table = mmrp.mmrp(engine, project_id)
+            body = mmrp.render_html(table) if format == "html" else mmrp.to_csv(table)
+        elif kind == "audit" and format != "html":
+            export = audit.audit_log(engine, project_id)
+            body = audit.to_json(export) if format == "json" else audit.to_csv(export)
+        else:
+            raise ActionFailed(f"format: {kind} comes as html or csv (audit: json or csv)", 400)
+    except (ProjectNotFound, ValueError) as err:
+        raise HTTPException(404, str(err) or f"no project {project_id!r}") from None
+    return {"kind": kind, "format": format, "body": body}
 
 
 # -- project actions -------------------------------------------------------------------------------

@@ -41,7 +41,8 @@ def test_numbers_and_departments(parsed: ParsedResolution) -> None:
     for c in parsed.conditions:
         departments.setdefault(c.department, []).append(int(c.number))
     assert departments == {
-        "GENERAL CONDITIONS": [1, 2, 3, 4, 5],
+        # "GENERAL CONDITIONS" is a topic section: it names no department (§7)
+        None: [1, 2, 3, 4, 5],
         # printed "... PLANNING DIVISION (805) 555-0142": the telephone is not the name
         "COMMUNITY DEVELOPMENT DEPARTMENT \u2013 PLANNING DIVISION": [6, 7, 8, 9, 10],
         "PUBLIC WORKS DEPARTMENT": list(range(11, 20)),
@@ -52,6 +53,7 @@ def test_numbers_and_departments(parsed: ParsedResolution) -> None:
 
 def test_capitals_milestone_headings_are_sections(parsed: ParsedResolution) -> None:
     sections = {c.number: c.section for c in parsed.conditions}
+    assert {sections[n] for n in ("1", "2", "3", "4", "5")} == {"GENERAL CONDITIONS"}
     assert sections["8"] is None
     assert sections["9"] == sections["10"] == "PRIOR TO ISSUANCE OF BUILDING PERMITS"
     assert sections["14"] is None

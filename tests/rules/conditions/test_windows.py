@@ -374,7 +374,8 @@ def run(
     **planned: date | None,
 ) -> tuple[list[DueItem], list[WindowConflict]]:
     dates = PlannedDates(**planned, milestone_targets=targets or {})
-    return schedule(conditions, dates, evidence or {})
+    # These are Cotati's conditions: its mitigation codes are defined for its jurisdiction.
+    return schedule(conditions, dates, evidence or {}, jurisdiction="cotati")
 
 
 def only(items: list[DueItem], key: str) -> DueItem:
@@ -1102,6 +1103,8 @@ def _broken(change) -> dict:  # type: ignore[no-untyped-def]
         lambda r: r["rules"][0].update(computation="guess"),
         lambda r: r["rules"][0]["detect"].update(text_all=["(unclosed"]),
         lambda r: r["rules"][0]["detect"].update(codes=[], text_all=[]),
+        # a code list without its jurisdiction would match the code in every city
+        lambda r: r["rules"][0]["detect"].update(codes=["^BIO-3$"]),
         lambda r: r["rules"][0]["messages"].update(due="by {duedate}"),
         lambda r: r["rules"][0]["messages"].pop("missing_anchor"),
         lambda r: r["rules"][0]["reminders"].update(days_before=[-1]),
@@ -1213,3 +1216,37 @@ def test_property_wrapping_seasons_match_day_by_day_check(start: date, length: i
         for offset in range((item.due - item.window_start).days + 1):
             assert 3 <= (item.window_start + timedelta(days=offset)).month <= 10
         assert start - timedelta(days=7) <= item.window_start <= item.due < start
+
+
+# ------------------------------------------------------------------ codes per jurisdiction
+
+
+def test_a_mitigation_code_matches_only_where_it_is_defined() -> None:
+    # Another city's BIO-1 is about wetlands: neither the owl nor the bat window applies.
+    wetlands = spec(
+        "12",
+        "BIO-1",
+        "The applicant shall obtain a Section 404 permit before filling the seasonal wetland.",
+        ["grading_permit"],
+        "requirement",
+    )
+    planned = PlannedDates(groundbreaking=d("2027-10-01"), grading_start=d("2027-10-01"))
+    assert schedule([wetlands], planned, jurisdiction="rio-seco") == ([], [])
+    assert schedule([wetlands], planned) == ([], [])
+    # In Cotati, whose MMRP defines BIO-1, the code alone brings both windows.
+    items, _ = schedule([wetlands], planned, jurisdiction="cotati")
+    assert {i.rule_key for i in items} == {"burrowing_owl_survey", "bat_exclusion"}
+
+
+def test_elsewhere_detection_is_by_the_text() -> None:
+    owls = spec(
+        "4",
+        "BIO-7",
+        "A qualified biologist shall conduct a burrowing owl survey before ground disturbance.",
+        ["pre_construction"],
+        "seasonal",
+    )
+    items, _ = schedule(
+        [owls], PlannedDates(groundbreaking=d("2027-10-15")), jurisdiction="rio-seco"
+    )
+    assert [i.rule_key for i in items] == ["burrowing_owl_survey"]

@@ -1,0 +1,283 @@
+"""Time limits written into conditions (reference conditions.md §8).
+
+"This approval shall expire twenty-four (24) months from the date of approval unless ...",
+"valid for a term of five (5) years", "a limited term ending December 31, 2027", "within 30
+days of invoice", "one extension of up to twelve (12) months". Pure: text in, a list of
+time limits in the §8 shape out:
+
+    {"kind": "expiry", "months": 24, "anchor": "approval",
+     "extensions": {"count": 1, "months": 12}, "text": "shall expire ..."}
+
+`kind` is expiry (the approval ends unless exercised), term (a use's fixed life), until (an
+end date, "until": "2027-12-31") or due (an act within a period). The period is `days` or
+`months`; years count as 12 months each and weeks as 7 days. `anchor` is the starting event
+in the condition's words, with "adoption", "the effective date" and "this approval" read as
+`approval` (the resolution's adoption date, which the project knows at import).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from rules.conditions.gates import search_text
+
+_DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]")
+_SPACES = re.compile(r"\s+")
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "a": 1, "an": 1, "single": 1,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_WORD_NUMBER = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four"
+    r"|five|six|seven|eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+    r"|(?:one |a )?hundred(?: (?:and )?\w+)?)"
+)
+# "twenty-four (24)", "24", "twenty-four", "(24)", "a" (as in "a one-year term" only via unit)
+NUMBER = rf"(?:{_WORD_NUMBER}\s*\(\s*\d{{1,4}}\s*\)|\d{{1,4}}|{_WORD_NUMBER})"
+_UNIT = r"(?:calendar |business |working )?(?P<unit>days?|weeks?|months?|years?)"
+_PERIOD = rf"(?P<n>{NUMBER})[- ]{_UNIT}"
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sept", "sep"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for m in names
+}  # fmt: skip
+_DATE = (
+    r"(?P<date>(?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.? "
+    r"\d{1,2}(?:st|nd|rd|th)?,? \d{4}"
+    r"|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4})"
+)
+
+# Anchors: the event a period counts from, in the condition's words.
+_ANCHOR = (
+    r"(?:(?:from|after|following|of|beginning on|commencing on|starting on)\s+)"
+    r"(?:the\s+)?(?:(?:date|day|effective date)\s+(?:of|on which)\s+)?(?:the\s+)?(?:city'?s?\s+)?"
+    r"(?:(?:this|said|such|its|final|written|first)\s+)?(?P<anchor>[a-z][a-z'-]*)"
+)
+_APPROVAL = re.compile(
+    r"^(?:this approval|approval|adoption|resolution|effective date|project approval"
+    r"|approval of (?:this|the)|final approval|the approval|action|decision|this (?:permit|use"
+    r" permit|entitlement))"
+)
+_ANCHOR_WORDS = {
+    "invoice": "invoice", "invoicing": "invoice", "billing": "invoice", "notice": "notice",
+    "notification": "notice", "notified": "notice", "request": "request",
+    "recordation": "recordation", "recording": "recordation", "issuance": "issuance",
+    "occupancy": "occupancy", "completion": "completion", "acceptance": "acceptance",
+    "receipt": "receipt", "demand": "demand", "written": "notice", "certificate": "occupancy",
+    "commencement": "commencement", "installation": "installation", "discovery": "discovery",
+}  # fmt: skip
+
+_EXPIRY = [
+    re.compile(
+        r"\b(?:shall|will|to)\s+(?:automatically\s+)?(?:expire|lapse|become null and void"
+        rf"|become void|terminate|be null and void|be void)\b[^.;]{{0,40}}?\b{_PERIOD}\s+{_ANCHOR}"
+    ),
+    re.compile(
+        rf"\b(?:expires?|lapses?|becomes? (?:null and )?void)\s+(?:in\s+)?{_PERIOD}\s+{_ANCHOR}"
+    ),
+    re.compile(rf"\bvalid\s+for\s+(?:a period of\s+)?{_PERIOD}\s+{_ANCHOR}"),
+    re.compile(
+        rf"\bwithin\s+{_PERIOD}\s+{_ANCHOR}(?=[^.;]{{0,80}}?\b(?:or|otherwise)\b[^.;]{{0,40}}"
+        r"\b(?:expire|lapse|null and void|become void)\b)"
+    ),
+]
+_TERM = [
+    re.compile(
+        rf"\b(?:for\s+)?(?:a|an)\s+(?:limited\s+|initial\s+|fixed\s+)?term\s+of\s+{_PERIOD}"
+    ),
+    re.compile(rf"\bvalid\s+for\s+(?:a period of\s+)?{_PERIOD}"),
+    re.compile(
+        rf"\b(?:permitted|allowed|authorized|approved)\s+for\s+(?:a period of\s+)?{_PERIOD}"
+    ),
+]
+_UNTIL = [
+    re.compile(rf"\b(?:limited\s+)?term\s+(?:ending|expiring)\s+(?:on\s+)?{_DATE}"),
+    re.compile(
+        r"\b(?:expire|expires|terminate|terminates|end|ends|valid)\s+(?:on|until|through)\s+"
+        rf"(?:or before\s+)?{_DATE}"
+    ),
+    re.compile(rf"\buntil\s+{_DATE}"),
+]
+_DUE = [re.compile(rf"\bwithin\s+{_PERIOD}\s+{_ANCHOR}")]
+_EXTENSION = re.compile(
+    rf"\b(?P<count>{NUMBER}|one|two|three|a|an)?\s*(?:additional\s+)?"
+    rf"(?:(?P<each>{NUMBER})[- ](?P<eunit>months?|years?)\s+)?(?:time\s+)?extensions?\b"
+    rf"(?:[^.;]{{0,40}}?\b(?:of\s+)?(?:up\s+to\s+|not\s+to\s+exceed\s+|no more than\s+)?"
+    rf"(?P<n>{NUMBER})[- ](?P<unit>months?|years?))?"
+    rf"|\bextended\s+(?:once\s+)?(?:by\s+|for\s+)?(?:up\s+to\s+)?(?:(?P<count2>{NUMBER})\s+"
+    rf"(?:additional\s+)?(?:times?|periods?\s+of\s+)?)?(?:up\s+to\s+|an additional\s+)?"
+    rf"(?P<n2>{NUMBER})[- ](?:additional\s+)?(?P<unit2>months?|years?)"
+)
+
+
+def word_number(text: str) -> int | None:
+    """24 for "twenty-four (24)", "24", "twenty-four" or "twenty four"; None otherwise."""
+    s = text.strip().lower()
+    m = re.search(r"\(\s*(\d{1,4})\s*\)", s)
+    if m:
+        return int(m.group(1))
+    if s.isdigit():
+        return int(s)
+    total = 0
+    for word in re.split(r"[\s-]+", s.replace(" and ", " ")):
+        if word in _UNITS:
+            total += _UNITS[word]
+        elif word in _TENS:
+            total += _TENS[word]
+        elif word == "hundred":
+            total = max(total, 1) * 100
+        elif word:
+            return None
+    return total
+
+
+def _period(n_text: str, unit: str) -> dict[str, int]:
+    n = word_number(n_text) or 0
+    if unit.startswith("year"):
+        return {"months": 12 * n}
+    if unit.startswith("month"):
+        return {"months": n}
+    if unit.startswith("week"):
+        return {"days": 7 * n}
+    return {"days": n}
+
+
+def _anchor(words: str | None) -> str | None:
+    if not words:
+        return None
+    w = words.strip().lower()
+    if _APPROVAL.match(w) or w.startswith(("approval", "adoption", "effective")):
+        return "approval"
+    first = w.split()[0]
+    return _ANCHOR_WORDS.get(first, first)
+
+
+def iso_date(text: str) -> str | None:
+    """ "December 31, 2027", "Dec. 31st 2027", "2027-12-31" or "12/31/2027" as ISO; None if
+    it is no date."""
+    text = text.strip()
+    t = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", text.lower().replace(",", " ").replace(".", " "))
+    m = re.match(r"(\d{4})-(\d{2})-(\d{2})$", text)
+    try:
+        if m:
+            return date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+        m = re.match(r"(\d{1,2})/(\d{1,2})/(\d{4})$", text)
+        if m:
+            return date(int(m[3]), int(m[1]), int(m[2])).isoformat()
+        parts = t.split()
+        day = int(re.sub(r"\D", "", parts[1]))
+        return date(int(parts[2]), _MONTHS[parts[0]], day).isoformat()
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def _extensions(s: str) -> dict[str, int | None] | None:
+    m = _EXTENSION.search(s)
+    if not m:
+        return None
+    if m.group("n2"):
+        count = word_number(m.group("count2")) if m.group("count2") else 1
+        months = _period(m.group("n2"), m.group("unit2")).get("months")
+        return {"count": count, "months": months}
+    count_text = m.group("count")
+    count = word_number(count_text) if count_text else None
+    months = None
+    if m.group("each"):
+        months = _period(m.group("each"), m.group("eunit")).get("months")
+    elif m.group("n"):
+        months = _period(m.group("n"), m.group("unit")).get("months")
+    if count is None and months is None:
+        return None
+    return {"count": count if count is not None else 1, "months": months}
+
+
+def _sentence(s: str, printed: str, start: int, end: int) -> str:
+    """The matched words as printed, extended to the end of their clause (for `text`)."""
+    stop = re.search(r"[.;]", s[end:])
+    tail_end = end + stop.start() if stop else len(s)
+    tail = s[end:tail_end]
+    if len(tail) > 80 or re.search(r"\bunless\b|\bprovided\b|,\s*(?:and|or)\b", tail):
+        tail_end = end
+    return printed[start:tail_end].strip(" ,")
+
+
+def find_time_limits(text: str) -> list[dict[str, Any]]:
+    """Every time limit the words state, in the order they appear (§8 shape)."""
+    s = search_text(text)
+    printed = _SPACES.sub(" ", _DASHES.sub("-", text)).strip()
+    if len(printed) != len(s):  # a character whose lower case is longer: quote lower case
+        printed = s
+    found: list[tuple[int, dict[str, Any]]] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    def add(m: re.Match[str], kind: str, values: dict[str, Any]) -> None:
+        taken.append((m.start(), m.end()))
+        sentence_end = s.find(".", m.end())
+        rest = s[m.start() : sentence_end if sentence_end >= 0 else len(s)]
+        # An extension offered in the same or the next sentence belongs to this limit.
+        following = s[m.start() : m.start() + len(rest) + 200]
+        limit: dict[str, Any] = {"kind": kind, **values}
+        limit["extensions"] = _extensions(following) if kind in ("expiry", "term") else None
+        limit["text"] = _sentence(s, printed, m.start(), m.end())
+        found.append((m.start(), limit))
+
+    for kind, patterns in (("until", _UNTIL), ("expiry", _EXPIRY), ("term", _TERM), ("due", _DUE)):
+        for pattern in patterns:
+            for m in pattern.finditer(s):
+                if not free(m):
+                    continue
+                if kind == "until":
+                    iso = iso_date(m.group("date"))
+                    if iso:
+                        add(m, kind, {"until": iso, "anchor": None})
+                    continue
+                period = _period(m.group("n"), m.group("unit"))
+                groups = m.groupdict()
+                anchor = _anchor(groups.get("anchor")) if kind != "term" else "approval"
+                add(m, kind, {**period, "anchor": anchor})
+    return [limit for _, limit in sorted(found, key=lambda x: x[0])]
+
+
+def describe(limit: dict[str, Any]) -> str:
+    """One line for people: "expires 24 months after approval (1 extension of 12 months)"."""
+    kind = limit.get("kind")
+    if kind == "until":
+        return f"until {limit.get('until')}"
+    if limit.get("months") is not None:
+        n, unit = limit["months"], "month"
+    else:
+        n, unit = limit.get("days") or 0, "day"
+    period = f"{n} {unit}{'s' if n != 1 else ''}"
+    anchor = limit.get("anchor") or "an event not named"
+    verb = {"expiry": "expires", "term": "term of", "due": "due within"}.get(str(kind), str(kind))
+    line = f"{verb} {period} after {anchor}" if kind != "term" else f"{verb} {period}"
+    ext = limit.get("extensions")
+    if ext:
+        count = ext.get("count") or 1
+        months = ext.get("months")
+        each = f" of {months} months" if months else ""
+        line += f" ({count} extension{'s' if count != 1 else ''}{each})"
+    return line

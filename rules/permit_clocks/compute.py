@@ -1,0 +1,308 @@
+"""compute_permit_clock: the §4 contract. Every reading is a full pass; the earliest
+drives `conservative_date` and `conservative_status`; chained clocks come back whole
+under `next`.
+
+Readings are the cross product of the rule's ambiguities: how the last day rolls
+(literal calendar, conservative calendar, or unrolled where the rule lists it), where
+an extension counts from (where the rule names an alternative base), and, for a
+chained clock, which day the parent's completion is taken to be. Only readings whose
+result differs from the literal one are listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from itertools import product
+from typing import Any
+
+from rules.permit_clocks.calendar import PermitCalendar
+from rules.permit_clocks.counting import ONE_DAY
+from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
+from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
+from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
+
+_ROLL_TEXT = {
+    ("conservative", "ccp12"): "the last day rolls only past weekends and judicial and adopted "
+    "holidays: a one-off city closure may not move it",
+    ("conservative", "business_days"): "a one-off city closure is counted as a business day",
+    ("unrolled", "ccp12"): "the period ends on the day counted, without rolling past a "
+    "weekend or holiday",
+}
+_DEEMED_TEXT = {
+    "unrolled_last_day": "the application is deemed complete on the last day counted, before "
+    "any roll (CEQA Guidelines 15101: 'on the 30th day')",
+    "day_after": "the application is deemed complete the day after the last day",
+}
+
+
+def _iso(d: date | None) -> str | None:
+    return None if d is None else d.isoformat()
+
+
+def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
+    """Events in date order; same-day events in the order the rules need them
+    (start, answer, restart, pause, resume, extension, completion, end), so a result
+    never depends on the order of the input."""
+
+    def rank(e: PermitEvent) -> int:
+        kind = e.type
+        if kind in rule.start.events and kind not in rule.start.restart:
+            return 0
+        if rule.met_by.get(kind) == "answers":
+            return 1
+        if kind in rule.start.restart:
+            return 2
+        if rule.pauses and kind == rule.pauses.pause:
+            return 3
+        if rule.pauses and kind == rule.pauses.resume:
+            return 4
+        if rule.extensions and kind == rule.extensions.request:
+            return 5
+        if rule.extensions and kind in (rule.extensions.grant, rule.extensions.deny):
+            return 6
+        if kind == "withdrawn":
+            return 9
+        if kind in rule.met_by:
+            return 8
+        return 7
+
+    return sorted(events, key=lambda e: (e.date, rank(e), e.index))
+
+
+def _readings(
+    rule: Rule, events: Sequence[PermitEvent], starts: Sequence[StartCandidate]
+) -> list[Reading]:
+    rolls = ["literal"]
+    if rule.period.counting in ("ccp12", "business_days"):
+        rolls.append("conservative")
+    if "unrolled" in rule.readings and rule.period.counting == "ccp12":
+        rolls.append("unrolled")
+    bases = ["literal"]
+    ext = rule.extensions
+    if ext is not None and ext.alternative_base and any(e.type == ext.grant for e in events):
+        bases.append("alternative")
+    labels = [s.label for s in starts] or ["literal"]
+    combos = [Reading(r, b, s) for r, b, s in product(rolls, bases, labels)]
+    return sorted(combos, key=lambda r: r.switches)
+
+
+def _describe(reading: Reading, rule: Rule, starts: Mapping[str, StartCandidate]) -> str:
+    parts = []
+    if reading.roll != "literal":
+        parts.append(_ROLL_TEXT.get((reading.roll, rule.period.counting), reading.roll))
+    if reading.ext_base != "literal" and rule.extensions is not None:
+        parts.append(
+            rule.extensions.alternative_reading or "the extension counts from another base"
+        )
+    if reading.start != "literal" and reading.start in starts:
+        parts.append(starts[reading.start].description)
+    return "; ".join(parts)
+
+
+def _run(
+    rule: Rule,
+    facts: Mapping[str, Any],
+    events: Sequence[PermitEvent],
+    calendar: PermitCalendar,
+    as_of: date | None,
+    reading: Reading,
+    chained: bool,
+    start: date | None,
+) -> Pass:
+    p = Pass(rule, facts, calendar, reading, as_of, chained=chained, chained_start=start)
+    for event in events:
+        p.apply(event)
+    p.finish()
+    return p
+
+
+def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[StartCandidate]:
+    """The days a chained clock may start on: the literal parent's first (None while
+    the parent is not complete), then one per other distinct reading."""
+    cands: list[StartCandidate] = []
+    for i, p in enumerate(passes):
+        label = "literal" if i == 0 else f"parent:{p.reading_label}"
+        text = "" if i == 0 else f"the {rule.id} clock read so: {p.reading_label}"
+        options: list[tuple[str, str, date]] = []
+        consequence, _ = p.consequence()
+        if chain.start == "expiry":
+            if p.state == "lapsed" and p.terminated is None:
+                options.append((label, text, p.effective_due()))  # type: ignore[arg-type]
+        elif p.completion is not None and p.state in ("met", "met_late"):
+            options.append((label, text, p.completion))
+        elif p.state == "lapsed" and p.terminated is None and consequence == "deemed_complete":
+            due = p.effective_due()
+            assert due is not None and p.nominal is not None
+            options.append((label, text, due))
+            for kind in chain.deemed_starts:
+                when = p.nominal if kind == "unrolled_last_day" else due + ONE_DAY
+                options.append((kind if i == 0 else f"{label}+{kind}", _DEEMED_TEXT[kind], when))
+        if i == 0 and not options:
+            cands.append(StartCandidate("literal", "", None))
+        for lab, txt, when in options:
+            if all(c.date != when for c in cands):
+                cands.append(StartCandidate(lab, txt, when))
+    return cands
+
+
+def _result(
+    rule: Rule,
+    facts: Mapping[str, Any],
+    events: Sequence[PermitEvent],
+    calendar: PermitCalendar,
+    as_of: date | None,
+    chained: bool = False,
+    starts: Sequence[StartCandidate] = (),
+    rule_version: str | None = None,
+    sink: list[Issue] | None = None,
+) -> dict[str, Any]:
+    own = _order([e for e in events if e.type in rule.own_events], rule)
+    by_label = {s.label: s for s in starts}
+    passes: list[Pass] = []
+    for reading in _readings(rule, own, starts):
+        start = by_label[reading.start].date if reading.start in by_label else None
+        passes.append(_run(rule, facts, own, calendar, as_of, reading, chained, start))
+    literal = passes[0]
+    if sink is not None:
+        sink.extend(literal.issues)
+    dated = [p for p in passes if p.effective_due() is not None]
+    earliest = min(dated, key=lambda p: p.effective_due()) if dated else literal  # type: ignore[arg-type,return-value]
+    if literal.effective_due() is not None and earliest.effective_due() == literal.effective_due():
+        earliest = literal
+
+    consequence, consequence_citation = literal.consequence()
+    alternatives: list[dict[str, Any]] = []
+    seen = {(_iso(literal.effective_due()), literal.status, consequence)}
+    for p in passes[1:]:
+        alt_consequence, alt_citation = p.consequence()
+        key = (_iso(p.effective_due()), p.status, alt_consequence)
+        if key in seen:
+            continue
+        seen.add(key)
+        alternatives.append(
+            {
+                "reading": p.reading_label,
+                "explanation": _describe(p.reading, rule, by_label),
+                "due_date": _iso(p.effective_due()),
+                "status": p.status,
+                "days_remaining": p.days_remaining(),
+                "consequence": alt_consequence,
+                "consequence_citation": alt_citation,
+            }
+        )
+
+    warnings = [i.message for i in literal.issues]
+    ext = rule.extensions
+    extensions: dict[str, Any] = {"used": literal.ext_used, "left": 0}
+    if ext is not None:
+        limit = literal.extension_limit()
+        extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
+        if ext.max_total_months is not None:
+            extensions["months_left"] = ext.max_total_months - literal.ext_months
+        extensions["pending_request"] = _iso(literal.pending_request)
+        can_ask = literal.status == "running" and extensions["left"] != 0
+        extensions["request_by"] = _iso(earliest.effective_due()) if can_ask else None
+        extensions["how"] = ext.help
+    provisional_notes = list(dict.fromkeys(literal.provisional_notes))
+    if rule.provisional:
+        provisional_notes.insert(0, f"{rule.id}: {rule.provisional_note or 'provisional rule'}")
+    for note in provisional_notes:
+        warnings.append(f"provisional: {note}")
+    versions = rule.consequence.versions
+    due = literal.effective_due()
+    if versions and literal.start_date is not None and due is not None:
+        for version in versions:
+            edge = version.due_from
+            if edge is not None and literal.start_date < edge <= due:
+                warnings.append(
+                    f"the clock started before {edge.isoformat()} and ends after it: which "
+                    f"version of {rule.citation} governs is a question for counsel "
+                    f"(computed under: {consequence_citation})"
+                )
+    if rule_version is not None and rule_version != rule.rule_version:
+        warnings.append(
+            f"the clock was opened under {rule_version}; computed with {rule.rule_version}"
+        )
+
+    out: dict[str, Any] = {
+        "rule": rule.id,
+        "title": rule.title,
+        "citation": rule.citation,
+        "rule_version": rule.rule_version,
+        "provisional": bool(provisional_notes),
+        "family": rule.family,
+        "unit": rule.period.unit,
+        "counting": rule.period.counting,
+        "start_date": _iso(literal.start_date),
+        "due_date": _iso(due),
+        "conservative_date": _iso(earliest.effective_due()),
+        "hard_stop": _iso(literal.hard_stop),
+        "status": literal.status,
+        "conservative_status": earliest.status,
+        "consequence": consequence,
+        "consequence_text": rule.consequence.text
+        if consequence == rule.consequence.default
+        else consequence,
+        "consequence_citation": consequence_citation,
+        "as_of": _iso(as_of),
+        "days_remaining": literal.days_remaining(),
+        "conservative_days_remaining": earliest.days_remaining(),
+        "met_date": _iso(literal.met_date),
+        "extensions": extensions,
+        "ledger": literal.ledger,
+        "alternatives": alternatives,
+        "next": [],
+        "warnings": warnings,
+    }
+    for chain in rule.next:
+        child = _chain(rule, chain, facts, events, calendar, as_of, passes, out["warnings"], sink)
+        if child is not None:
+            out["next"].append(child)
+    return out
+
+
+def _chain(
+    rule: Rule,
+    chain: Chain,
+    facts: Mapping[str, Any],
+    events: Sequence[PermitEvent],
+    calendar: PermitCalendar,
+    as_of: date | None,
+    passes: Sequence[Pass],
+    warnings: list[str],
+    sink: list[Issue] | None,
+) -> dict[str, Any] | None:
+    if not all(_cond_holds(c, facts, None) for c in chain.when):
+        return None
+    child = PERMIT_RULES[chain.rule]
+    missing = [n for n, spec in child.facts.items() if spec.required and n not in facts]
+    if missing:
+        warnings.append(
+            f"the {child.title} clock ({child.id}) follows this one once fact "
+            f"{missing[0]} ({child.facts[missing[0]].label}) is given"
+        )
+        return None
+    if chain.start == "own_events":
+        return _result(child, facts, events, calendar, as_of, sink=sink)
+    starts = _completions(rule, chain, passes)
+    return _result(child, facts, events, calendar, as_of, chained=True, starts=starts, sink=sink)
+
+
+def compute_request(request: PermitRequest, sink: list[Issue] | None = None) -> dict[str, Any]:
+    """Compute a parsed request; `sink` collects the literal passes' issues (checks.py)."""
+    return _result(
+        request.rule,
+        request.facts,
+        request.events,
+        request.calendar,
+        request.as_of,
+        rule_version=request.rule_version,
+        sink=sink,
+    )
+
+
+def compute_permit_clock(request: dict[str, Any]) -> dict[str, Any]:
+    """The §4 contract: a JSON-decoded request in, the JSON-ready result out.
+    Raises PermitClockError (one line naming the field) on invalid input."""
+    return compute_request(parse_request(request))

@@ -1,0 +1,107 @@
+"""Date arithmetic for permit clocks (permit-clocks.md §2). Pure; no I/O.
+
+Each function takes the non-working days as a `DaySet` (weekends are always closed),
+so the same code counts the literal and the conservative reading: only the set differs.
+Pauses are half-open intervals (paused, resumed]: the pause day counts, counting
+resumes the day after `resumed`.
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import Protocol
+
+ONE_DAY = timedelta(days=1)
+
+Pause = tuple[date, date]  # (paused, resumed): days after `paused` up to `resumed` don't count
+
+
+class DaySet(Protocol):
+    """Answers "why is this day not a working day?" (None when it is one)."""
+
+    def reason(self, d: date) -> str | None: ...
+
+
+def add_months(start: date, months: int) -> date:
+    """Same day-of-month `months` later, clamped to the month's end
+    (2024-02-29 + 12 months = 2025-02-28)."""
+    index = start.year * 12 + (start.month - 1) + months
+    year, month = divmod(index, 12)
+    month += 1
+    last = _calendar.monthrange(year, month)[1]
+    return date(year, month, min(start.day, last))
+
+
+def paused_days(pauses: Sequence[Pause], before: date | None = None) -> int:
+    """Calendar days excluded by the pauses (only pauses that began before `before`)."""
+    total = 0
+    for paused, resumed in pauses:
+        if before is None or paused < before:
+            total += (resumed - paused).days
+    return total
+
+
+def add_calendar_days(start: date, days: int, pauses: Sequence[Pause] = ()) -> date:
+    """start + days, first day excluded, each pause that begins inside the period
+    pushing the end by its length (the unrolled "nominal" last day)."""
+    end = start + timedelta(days=days)
+    for paused, resumed in sorted(pauses):
+        if start <= paused < end:
+            end += resumed - paused
+    return end
+
+
+def roll_forward(d: date, closed: DaySet) -> tuple[date, list[tuple[date, str]]]:
+    """The first working day on or after `d`, and each skipped day with its reason."""
+    skipped: list[tuple[date, str]] = []
+    reason = closed.reason(d)
+    while reason is not None:
+        skipped.append((d, reason))
+        d += ONE_DAY
+        reason = closed.reason(d)
+    return d, skipped
+
+
+def add_business_days(start: date, days: int, closed: DaySet, pauses: Sequence[Pause] = ()) -> date:
+    """The `days`-th working day after `start` (no further roll); days inside a
+    pause (after the pause day, up to and including the resume day) don't count."""
+    d = start
+    remaining = days
+    spans = sorted(pauses)
+    while remaining > 0:
+        d += ONE_DAY
+        if closed.reason(d) is not None:
+            continue
+        if any(paused < d <= resumed for paused, resumed in spans):
+            continue
+        remaining -= 1
+    return d
+
+
+def business_days_between(start: date, end: date, closed: DaySet) -> int:
+    """Working days in (start, end]; negative (days in (end, start]) when end < start."""
+    if end == start:
+        return 0
+    sign = 1
+    if end < start:
+        start, end, sign = end, start, -1
+    count = 0
+    d = start
+    while d < end:
+        d += ONE_DAY
+        if closed.reason(d) is None:
+            count += 1
+    return sign * count
+
+
+def subtract_business_days(end: date, days: int, closed: DaySet) -> date:
+    """The working day that is `days` working days before `end`."""
+    d = end
+    remaining = days
+    while remaining > 0:
+        d -= ONE_DAY
+        if closed.reason(d) is None:
+            remaining -= 1
+    return d
