@@ -92,7 +92,8 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
     rows = db.execute(
         select(Application.application_id, Application.site_address, Application.clock)
         .where(
-            Application.status.not_in(TERMINAL_STATUSES),
+            # A window is open only while the clock runs (a notice outstanding used it).
+            Application.status == "running",
             or_(Application.start_date >= since, Application.application_id.in_(recent)),
         )
         .limit(500)
