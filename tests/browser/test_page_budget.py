@@ -45,12 +45,15 @@ async def test_every_page_fits_the_height_budget(journey: Journey) -> None:
         ("review queues", "/queues"),
         ("outbox", "/outbox"),
         ("reports", "/reports"),
-        ("milestone clearance report", f"/reports/{PROJECT}/clearance.html"),
         ("calendar", "/admin/calendar"),
     ]
     for label, url in pages:
         await page.goto(url)
         await measure(page, journey.name, label)
+    # The milestone clearance report is a document to print or save (every condition of
+    # every milestone, like its CSV): its height is recorded, not held to the budget.
+    await page.goto(f"/reports/{PROJECT}/clearance.html")
+    await measure(page, journey.name, "milestone clearance report (printable)", budget=False)
     await page.goto(f"/projects/{PROJECT}")
     milestones = await page.locator("[data-testid^=signoff-open-]").evaluate_all(
         "links => links.map(a => a.getAttribute('href'))"
