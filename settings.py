@@ -23,6 +23,10 @@ SEARCH_ATTRIBUTES: dict[str, str] = {
     "Jurisdiction": "Keyword",
     "ApplicationCategory": "Keyword",
     "DeemedApprovalRisk": "Bool",
+    # Permit clocks (workflows/permit_clock_support.py).
+    "PermitRule": "Keyword",
+    "PermitDueDate": "Datetime",
+    "PermitConsequence": "Keyword",
 }
 
 
@@ -104,14 +108,33 @@ class Settings:
     api_url: str = ""
     api_token: str = ""
     cli_config: str = ""
+    # Security (issue 13): the largest evidence upload; minutes a session may sit idle
+    # before it ends; the reverse proxies whose X-Forwarded-For/-Proto are believed
+    # (comma-separated addresses; empty: none, the connection's own address and scheme
+    # count); SMTP over implicit TLS (port 465), extra CA certificates (PEM file) trusted
+    # for the mail server, and whether AUTH may be sent over a connection without TLS.
+    max_upload_mb: int = 25
+    session_idle_minutes: int = 30
+    trusted_proxies: str = ""
+    smtp_ssl: bool = False
+    smtp_ca_file: str = ""
+    smtp_allow_plain_auth: bool = False
 
     @property
     def temporal_port(self) -> int:
         return int(self.temporal_address.rsplit(":", 1)[1])
 
     @property
+    def max_upload_bytes(self) -> int:
+        return self.max_upload_mb * 1024 * 1024
+
+    @property
     def temporal_db_file(self) -> Path:
         return self.data_dir / "temporal.db"
+
+
+def _flag(name: str, default: str = "false") -> bool:
+    return _env(name, default).lower() in ("1", "true", "yes")
 
 
 def load_settings() -> Settings:
@@ -157,6 +180,12 @@ def load_settings() -> Settings:
         api_url=_env("CLEARANCE_API_URL", ""),
         api_token=_env("CLEARANCE_API_TOKEN", ""),
         cli_config=_env("CLEARANCE_CLI_CONFIG", ""),
+        max_upload_mb=int(_env("CLEARANCE_MAX_UPLOAD_MB", "25")),
+        session_idle_minutes=int(_env("CLEARANCE_SESSION_IDLE_MINUTES", "30")),
+        trusted_proxies=_env("CLEARANCE_TRUSTED_PROXIES", ""),
+        smtp_ssl=_flag("CLEARANCE_SMTP_SSL"),
+        smtp_ca_file=_env("CLEARANCE_SMTP_CA_FILE", ""),
+        smtp_allow_plain_auth=_flag("CLEARANCE_SMTP_ALLOW_PLAIN_AUTH"),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),

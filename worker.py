@@ -28,6 +28,7 @@ from activities.closures import ClosureActivities
 from activities.mail import Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
+from activities.permit_records import PermitClockRecords
 from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
@@ -38,6 +39,7 @@ from operations.temporal_tls import tls_config
 from operations.worker_health import WorkerHealth
 from settings import SEARCH_ATTRIBUTES, Settings, load_settings
 from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
+from workflows.permit_clock import PermitClockWorkflow
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
@@ -53,6 +55,8 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "models.conditions",
         "activities.names",
         "workflows.shot_clock_support",
+        "models.permit_clock",
+        "workflows.permit_clock_support",
     )
 )
 
@@ -126,6 +130,7 @@ def build_worker(
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)
+    permits = PermitClockRecords(engine)
     notices = notice_activities or NoticeActivities(
         engine,
         NoticeRenderer(),
@@ -142,7 +147,12 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue or settings.task_queue,
-        workflows=[ShotClockWorkflow, ProjectWorkflow, JurisdictionClosureWorkflow],
+        workflows=[
+            ShotClockWorkflow,
+            ProjectWorkflow,
+            JurisdictionClosureWorkflow,
+            PermitClockWorkflow,
+        ],
         activities=[
             records.record_application,
             records.record_event,
@@ -150,6 +160,9 @@ def build_worker(
             projects.record_project,
             notices.send_project_notice,
             ClosureActivities(client).add_closure_to_clock,
+            permits.record_permit_clock,
+            permits.record_permit_event,
+            notices.send_permit_notice,
         ],
         activity_executor=executor,
         workflow_runner=WORKFLOW_RUNNER,

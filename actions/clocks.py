@@ -19,27 +19,30 @@ from actions.requests import (
     AddLocalClosure,
     ClockEventRequest,
     OpenApplication,
+    RebaseClock,
     RecordNotice,
     check_date,
 )
 from actions.temporal import Gateway
 from actions.waiting import wait_for
+from models.closures import record_fan_out, store_closure, stored_closures
 from models.schema import Application
 from models.shot_clock import (
     ApplicationInfo,
-    CalendarSnapshot,
     ClockEvent,
     ClockSummary,
     ClockUpdateResult,
     Contacts,
     JurisdictionClosureInput,
     JurisdictionClosureResult,
+    RebaseInput,
     ShotClockInput,
 )
 from rules.access import Principal, require
 from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
 from rules.timeline import TimelineError, parse_timeline
 from settings import Settings
+from workflows.shot_clock_support import frozen_calendar, rebase_input
 
 # How long adding a jurisdiction's closure day waits for every clock before answering
 # (the workflow carries on either way).
@@ -115,13 +118,8 @@ class ClockActions:
             batch=list(request.batch),
             site_address=request.site_address,
             description=request.description,
-            calendar=CalendarSnapshot(
-                jurisdiction=city.key,
-                state=city.state,
-                time_zone=city.time_zone,
-                rule_pack=city.rule_pack,
-                local_holidays=list(city.local_closures),
-            ),
+            # Frozen now (shot-clocks.md 8.9), with the closure days stored so far (8.10).
+            calendar=frozen_calendar(city, stored_closures(self.sessions, city.key)),
             contacts=Contacts(
                 planner_email=request.planner_email,
                 supervisor_email=request.supervisor_email or city.supervisor_email,
@@ -167,10 +165,14 @@ class ClockActions:
         require(who, request.permission)
         summary = await self.clock_summary(who, request.application_id)
         when = request.date or _today(summary)
+        if isinstance(request, RebaseClock):
+            payload = self.rebase_payload(summary, request, who.email, when)
+        else:
+            payload = request.payload(who.email, when)
         result: ClockUpdateResult = await self.gateway.update(
             _workflow_id(request.application_id),
             request.update,
-            request.payload(who.email, when),
+            payload,
             result_type=ClockUpdateResult,
             closed=f"the application is already closed ({summary.clock['status']}); "
             "nothing was recorded",
@@ -178,6 +180,15 @@ class ClockActions:
         wanted = result.clock.get("conservative_date"), result.clock.get("status")
         await wait_for(lambda: self._clock_row_is(request.application_id, wanted))
         return result
+
+    def rebase_payload(
+        self, summary: ClockSummary, request: RebaseClock, by: str, when: str
+    ) -> RebaseInput:
+        """The current pack and layers of the clock's city, with the stored closure days:
+        read here, so the workflow never reads files or the database."""
+        city = self.city(summary.application.calendar.jurisdiction)
+        closures = stored_closures(self.sessions, city.key)
+        return rebase_input(city, request.reason, by, closures, when)
 
     def _clock_row_is(self, application_id: str, wanted: tuple[Any, Any]) -> bool:
         with self.sessions() as session:
@@ -234,17 +245,22 @@ class ClockActions:
         }
 
     async def closure_everywhere(
-        self, who: Principal, jurisdiction_key: str, day: str
+        self, who: Principal, jurisdiction_key: str, day: str, reason: str = ""
     ) -> ClosureOutcome:
         """Add a closure day to every open clock of a jurisdiction (the clocks froze their
-        calendars when opened, so each needs the update). A JurisdictionClosureWorkflow
-        carries it to the clocks, so it finishes even if this request or process does not;
-        the request waits for it a little while."""
+        calendars when opened, so each needs the update). The day is stored first
+        (shot-clocks.md 8.10): clocks opened from then on start with it, and a fan-out
+        that dies part way loses nothing. A JurisdictionClosureWorkflow carries it to the
+        clocks, so it finishes even if this request or process does not; the request
+        waits for it a little while."""
         from rules.shot_clock import TERMINAL_STATUSES
         from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
 
         require(who, AddLocalClosure.permission)
         day = check_date(day, "date", required=True) or ""
+        self.city(jurisdiction_key)
+        if not store_closure(self.sessions, jurisdiction_key, day, reason, who.email):
+            raise ActionFailed(f"{day} is already a closure day for {jurisdiction_key}", 409)
         with self.sessions() as session:
             ids = sorted(
                 session.scalars(
@@ -254,6 +270,7 @@ class ClockActions:
                     )
                 )
             )
+        record_fan_out(self.sessions, jurisdiction_key, day, ids)
         client = await self.gateway.client()
         workflow_id = workflow_id_for(jurisdiction_key, day)
         try:

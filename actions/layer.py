@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy import Engine
 
 from actions.clocks import ClockActions, ClosureOutcome
+from actions.condition_clocks import ConditionClockActions
 from actions.errors import ActionFailed, bad
+from actions.permit_clocks import PermitActions
 from actions.projects import ProjectActions
 from actions.requests import (
     CLOCK_REQUESTS,
@@ -32,7 +34,7 @@ from settings import Settings
 __all__ = ["ActionFailed", "Actions", "ClosureOutcome", "Gateway", "bad"]
 
 
-class Actions(ClockActions, ProjectActions):
+class Actions(ClockActions, ProjectActions, PermitActions, ConditionClockActions):
     def __init__(self, settings: Settings, engine: Engine, gateway: Gateway) -> None:
         self.settings = settings
         self.engine = engine

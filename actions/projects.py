@@ -150,19 +150,42 @@ class ProjectActions:
     # -- importing a resolution -------------------------------------------------------------
 
     async def import_project(self, who: Principal, request: ImportProject) -> dict[str, Any]:
-        """Apply the reviewed corrections, start the project workflow, and answer with its
-        status by milestone once the first record is written."""
+        """Apply the reviewed corrections (each one an audit event), then start the project
+        workflow, or hand the conditions to an existing project's workflow
+        (`import_conditions`, which refuses numbers it already has); answer once the read
+        model shows them. A refusal stores nothing."""
+        import copy
+
         from rules.conditions.onboarding import CorrectionError, apply_corrections, new_project
         from workflows.project import ProjectWorkflow
 
         require(who, request.permission)
-        city = self.city(request.jurisdiction)
+        resolution = copy.deepcopy(request.resolution)  # the caller's parse stays as read
         try:
-            notes, departments = apply_corrections(request.resolution, request.corrections)
+            notes, departments = apply_corrections(resolution, request.corrections)
         except CorrectionError as err:
             raise bad(str(err)) from None
+        if request.prefix:
+            from rules.conditions.onboarding import with_prefix
+
+            departments = {f"{request.prefix}{n}": d for n, d in departments.items()}
+            notes = [f"#{request.prefix}{n[1:]}" if n.startswith("#") else n for n in notes]
+            with_prefix(resolution, request.prefix)
+        approved_on = request.approved_on or resolution.adopted
+        numbers = [c.number for c in resolution.conditions]
+        if request.existing:
+            return await self._import_into(
+                who, request, resolution, notes, departments, approved_on, numbers
+            )
+        if self._project_exists(request.project_id):
+            raise ActionFailed(
+                f"project {request.project_id} already exists: choose another id, or add the "
+                "conditions to it as an existing project",
+                409,
+            )
+        city = self.city(request.jurisdiction)
         start = new_project(
-            request.resolution,
+            resolution,
             project_id=request.project_id,
             name=request.name,
             city=city,
@@ -172,6 +195,7 @@ class ProjectActions:
             department_overrides=departments,
             notes=notes,
             imported_by=who.email,
+            approved_on=approved_on,
         )
         client = await self.gateway.client()
         try:
@@ -188,13 +212,119 @@ class ProjectActions:
             raise from_temporal(err) from None
         status = await self.project_query(who, request.project_id, "status_by_milestone")
         await wait_for(lambda: self._project_exists(request.project_id), timeout=30)
+        await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)
+        clocks = await self._time_limit_clocks(who, request.project_id, resolution, approved_on)
         return {
+            **clocks,
             "project_id": request.project_id,
             "name": request.name,
+            "existing": False,
             "conditions": len(start.conditions),
             "corrections": notes,
+            "warnings": list(resolution.warnings),
+            "approved_on": approved_on,
             "next_milestone": status.get("next_milestone"),
         }
+
+    async def _import_into(
+        self,
+        who: Principal,
+        request: ImportProject,
+        resolution: Any,
+        notes: list[str],
+        departments: dict[str, str],
+        approved_on: str | None,
+        numbers: list[str],
+    ) -> dict[str, Any]:
+        from models.conditions import ImportConditionsInput
+        from rules.conditions.onboarding import condition_states
+
+        with self.sessions() as session:
+            project = session.get(Project, request.project_id)
+            name = project.name if project is not None else ""
+        if project is None:
+            raise ActionFailed(
+                f"there is no project {request.project_id} to add the conditions to", 404
+            )
+        payload = ImportConditionsInput(
+            Actor(who.email, who.role, who.department),
+            condition_states(resolution, departments, approved_on),
+            resolution.title,
+            list(resolution.warnings),
+            notes,
+            approved_on,
+        )
+        result = await self.gateway.update(
+            _workflow_id(request.project_id),
+            "import_conditions",
+            payload,
+            result_type=ActionResult,
+            closed=f"project {request.project_id} is finished (every milestone signed off); "
+            "nothing was recorded",
+        )
+        await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)
+        clocks = await self._time_limit_clocks(who, request.project_id, resolution, approved_on)
+        return {
+            **clocks,
+            "project_id": request.project_id,
+            "name": name,
+            "existing": True,
+            "conditions": len(numbers),
+            "corrections": notes,
+            "warnings": list(resolution.warnings),
+            "approved_on": approved_on,
+            "next_milestone": None,
+            "message": result.message,
+        }
+
+    async def _time_limit_clocks(
+        self, who: Principal, project_id: str, resolution: Any, approved_on: str | None
+    ) -> dict[str, Any]:
+        """Each imported time limit with a known anchor becomes a clock of the project (the
+        permit-clock engine's hook, actions/condition_clocks.py); the import stands either
+        way, and the answer says which clocks opened and why the others did not."""
+        from actions.condition_clocks import OpenConditionClocks
+        from rules.access import allowed
+
+        limited = [c for c in resolution.conditions if c.time_limits]
+        if not limited:
+            return {"clocks": [], "clocks_waiting": []}
+        if not allowed(who.role, OpenConditionClocks.permission):
+            return {
+                "clocks": [],
+                "clocks_waiting": [
+                    {"condition": c.number, "reason": "a project manager opens its clock"}
+                    for c in limited
+                ],
+            }
+        anchors = {"approval": approved_on} if approved_on else {}
+        try:
+            done = await self.open_condition_clocks(  # type: ignore[attr-defined]
+                who,
+                OpenConditionClocks(project_id=project_id, conditions=limited, anchors=anchors),
+            )
+        except ActionFailed as err:
+            return {
+                "clocks": [],
+                "clocks_waiting": [{"condition": "*", "reason": err.message}],
+            }
+        return {
+            "clocks": [*done.opened, *done.already_open],
+            "clocks_waiting": [
+                {"condition": s.condition_number, "reason": s.reason} for s in done.skipped
+            ],
+        }
+
+    def _has_conditions(self, project_id: str, numbers: list[str]) -> bool:
+        from sqlalchemy import func
+
+        with self.sessions() as session:
+            count = session.scalar(
+                select(func.count())
+                .select_from(ConditionRow)
+                .where(ConditionRow.project_id == project_id, ConditionRow.number.in_(numbers))
+            )
+        return count == len(numbers)
 
     def _project_exists(self, project_id: str) -> bool:
         with self.sessions() as session:

@@ -296,6 +296,26 @@ class AddLocalClosure(ClockEventRequest):
         return LocalClosureInput(when, by)
 
 
+@dataclass(frozen=True, kw_only=True)
+class RebaseClock(ClockEventRequest):
+    """Apply the current rule pack and calendar layers to a running clock (shot-clocks.md
+    8.9). Its payload carries the data, read by the action (ClockActions.rebase_payload)."""
+
+    permission: ClassVar[str] = "clock.rebase"
+    update: ClassVar[str] = "rebase"
+    reason: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        reason = str(self.reason or "").strip()
+        if not reason:
+            raise bad("reason: say why the clock is rebased (it goes into the ledger)")
+        object.__setattr__(self, "reason", reason)
+
+    def payload(self, by: str, when: str) -> Any:
+        raise TypeError("a rebase payload is built by ClockActions.rebase_payload")
+
+
 CLOCK_REQUESTS: dict[str, type[ClockEventRequest]] = {
     r.permission: r
     for r in (
@@ -307,6 +327,7 @@ CLOCK_REQUESTS: dict[str, type[ClockEventRequest]] = {
         RecordApplicantNotice,
         RecordNonTollingEvent,
         AddLocalClosure,
+        RebaseClock,
     )
 }
 
@@ -331,6 +352,8 @@ def clock_request(action: str, application_id: str, fields: dict[str, Any]) -> C
         return RecordDecision(**common, outcome=_text(fields.get("outcome")))
     if kind in (RecordApplicantNotice, RecordNonTollingEvent):
         return kind(**common, kind=_text(fields.get("kind")))  # type: ignore[call-arg]
+    if kind is RebaseClock:
+        return RebaseClock(**common, reason=_text(fields.get("reason")))
     return kind(**common)
 
 
@@ -591,28 +614,44 @@ def project_request(action: str, project_id: str, fields: dict[str, Any]) -> Pro
 
 @dataclass(frozen=True, kw_only=True)
 class ImportProject:
-    """A parsed resolution (the parse contract), reviewed and corrected, becomes a project.
-    `corrections` is {number: {"gates"|"kind"|"department": value}}."""
+    """A parsed resolution (the parse contract), reviewed and corrected, becomes a project,
+    or, with `existing`, joins an existing project (an amendment, a further approval).
+    `corrections` is {number: {"gates"|"kind"|"department"|"time_limits": value}} (time
+    limits in their short form, rules/conditions/time_limits.py); `prefix` numbers the
+    conditions apart ("A-" gives "A-1"); `approved_on` is the adoption date when the parse
+    found none (the `approval` their time limits count from)."""
 
     permission: ClassVar[str] = "project.import"
     project_id: str
-    name: str
-    project_manager_email: str
-    applicant_email: str
     resolution: ParsedResolution
+    name: str = ""
+    project_manager_email: str = ""
+    applicant_email: str = ""
     applicant_name: str = ""
     jurisdiction: str = ""
     corrections: dict[str, dict[str, str]] = field(default_factory=dict)
+    existing: bool = False
+    prefix: str = ""
+    approved_on: str | None = None
 
     def __post_init__(self) -> None:
         pid = _text(self.project_id)
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", pid):
             raise bad(f"project_id: letters, digits, '.', '_' and '-' only, not {pid!r}")
         object.__setattr__(self, "project_id", pid)
-        _required(_text(self.name), "name", "give the project a name")
-        for name in ("project_manager_email", "applicant_email"):
-            if "@" not in _text(getattr(self, name)):
-                raise bad(f"{name}: give an e-mail address")
+        if not self.existing:
+            _required(_text(self.name), "name", "give the project a name")
+            for name in ("project_manager_email", "applicant_email"):
+                if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", _text(getattr(self, name))):
+                    raise bad(f"{name}: give an e-mail address")
+        prefix = _text(self.prefix)
+        if prefix and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]{0,9}", prefix):
+            raise bad("prefix: up to 10 letters, digits, '.' or '-' (e.g. A-)")
+        object.__setattr__(self, "prefix", prefix)
+        approved = _text(self.approved_on) or None
+        if approved and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", approved):
+            raise bad("approved_on: give the adoption date as YYYY-MM-DD")
+        object.__setattr__(self, "approved_on", approved)
         if not self.resolution.conditions:
             raise bad("resolution: no conditions were found in it")
 
@@ -644,11 +683,14 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
         gates = c.get("gates")
         if not number or not text.strip() or not isinstance(gates, list):
             raise bad(f"{where}: needs a number, text and a list of gates")
+        time_limits = c.get("time_limits") or []
+        if not isinstance(time_limits, list) or not all(isinstance(t, dict) for t in time_limits):
+            raise bad(f"{where}.time_limits: give a list of objects")
         conditions.append(
             ConditionSpec(
                 number=number,
                 code=c.get("code") or None,
-                department=str(c.get("department") or ""),
+                department=str(c["department"]) if c.get("department") else None,
                 section=c.get("section") or None,
                 text=text,
                 gates=[str(g) for g in gates],
@@ -656,11 +698,14 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
                 kind=str(c.get("kind") or "requirement"),
                 sub_items=subs(c.get("sub_items") or [], where),
                 related=[str(r) for r in c.get("related") or []],
+                time_limits=[dict(t) for t in time_limits],
             )
         )
     warnings = raw.get("warnings") or []
+    adopted = raw.get("adopted")
     return ParsedResolution(
         title=str(raw.get("title") or ""),
         conditions=conditions,
         warnings=[str(w) for w in warnings] if isinstance(warnings, list) else [],
+        adopted=check_date(adopted, "resolution.adopted") if adopted else None,
     )

@@ -8,7 +8,7 @@ import logging
 import os
 import re
 import smtplib
-import ssl
+import ssl as ssl_module
 import tempfile
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -103,7 +103,16 @@ class OutboxTransport:
         return str(target)
 
 
+class PlainAuthRefused(ValueError):
+    """A password would cross the network in the clear: SMTP AUTH without TLS."""
+
+
 class SmtpTransport:
+    """SMTP with implicit TLS (`ssl`, port 465), STARTTLS (`starttls`, usually 587) or
+    neither. The server's certificate is checked (`tls_context`: the system's CAs, plus
+    CLEARANCE_SMTP_CA_FILE). A login is refused on a connection without TLS unless
+    `allow_plain_auth` says so (a relay on the same host, say)."""
+
     name = "smtp"
 
     def __init__(
@@ -115,14 +124,42 @@ class SmtpTransport:
         starttls: bool = False,
         timeout: float = 30.0,
         journal: AcceptedJournal | None = None,
+        ssl: bool = False,
+        tls_context: ssl_module.SSLContext | None = None,
+        allow_plain_auth: bool = False,
     ) -> None:
+        if ssl and starttls:
+            raise ValueError("choose implicit TLS (SMTP_SSL) or STARTTLS, not both")
+        if user and not (ssl or starttls or allow_plain_auth):
+            raise PlainAuthRefused(
+                f"SMTP login as {user!r} to {host}:{port} would send the password without "
+                "TLS: set CLEARANCE_SMTP_SSL=true (port 465) or CLEARANCE_SMTP_STARTTLS=true, "
+                "or CLEARANCE_SMTP_ALLOW_PLAIN_AUTH=true for a trusted local relay"
+            )
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.starttls = starttls
+        self.ssl = ssl
+        self.tls_context = tls_context or ssl_module.create_default_context()
+        self.allow_plain_auth = allow_plain_auth
         self.timeout = timeout
         self.journal = journal
+
+    def _connect(self) -> smtplib.SMTP:
+        if self.ssl:
+            return smtplib.SMTP_SSL(
+                self.host, self.port, timeout=self.timeout, context=self.tls_context
+            )
+        smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        try:
+            if self.starttls:
+                smtp.starttls(context=self.tls_context)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
 
     def deliver(self, msg: EmailMessage) -> str:
         key = str(msg[NOTICE_KEY_HEADER] or "")
@@ -132,10 +169,10 @@ class SmtpTransport:
                 # Accepted before the process died, not yet marked delivered: don't resend.
                 return earlier
         location = f"smtp://{self.host}:{self.port}/{msg['Message-ID']}"
-        with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
-            if self.starttls:
-                smtp.starttls(context=ssl.create_default_context())
+        with self._connect() as smtp:
             if self.user:
+                if not (self.ssl or self.starttls or self.allow_plain_auth):
+                    raise PlainAuthRefused(f"SMTP login to {self.host} without TLS")
                 smtp.login(self.user, self.password)
             # Recipients come from To and Cc. If every one is refused smtplib raises
             # and the activity retries; a partial refusal is logged, not retried, so
@@ -180,8 +217,18 @@ class AcceptedJournal:
             os.close(fd)
 
 
+def tls_context(ca_file: str = "") -> ssl_module.SSLContext:
+    """The system's CAs, plus the PEM certificates in `ca_file` (a city's own CA)."""
+    context = ssl_module.create_default_context()
+    if ca_file:
+        context.load_verify_locations(cafile=ca_file)
+    return context
+
+
 def transport_from_settings(settings: Settings) -> Transport:
-    """SMTP when a host is configured, else the outbox folder."""
+    """SMTP when a host is configured, else the outbox folder. Raises PlainAuthRefused
+    for a login without TLS that the settings do not allow (so the worker will not start
+    with a configuration that would leak the password)."""
     if settings.smtp_host:
         return SmtpTransport(
             settings.smtp_host,
@@ -190,5 +237,8 @@ def transport_from_settings(settings: Settings) -> Transport:
             settings.smtp_password,
             settings.smtp_starttls,
             journal=AcceptedJournal(settings.data_dir / "smtp-accepted"),
+            ssl=settings.smtp_ssl,
+            tls_context=tls_context(settings.smtp_ca_file),
+            allow_plain_auth=settings.smtp_allow_plain_auth,
         )
     return OutboxTransport(settings.outbox_dir)

@@ -15,6 +15,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
 from activities.operator_alerts import OperatorAlerts
+from activities.permit_rendering import PermitNoticeRenderer
 from activities.rendering import (
     InvalidNoticeDetails,
     NoticeRenderer,
@@ -23,6 +24,7 @@ from activities.rendering import (
 )
 from models.conditions import ProjectNoticeRequest
 from models.database import session_factory
+from models.permit_clock import PermitNoticeRequest
 from models.schema import Notice
 from models.shot_clock import NoticeReceipt, NoticeRequest
 from settings import load_settings
@@ -31,7 +33,7 @@ DELIVERED = "delivered"
 PENDING = "pending"
 FAILED = "failed"
 
-AnyNoticeRequest = NoticeRequest | ProjectNoticeRequest
+AnyNoticeRequest = NoticeRequest | ProjectNoticeRequest | PermitNoticeRequest
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +67,7 @@ class NoticeActivities:
         self._mail_from = mail_from or load_settings().mail_from
         # Raises an operator alert once a notice's delivery has kept failing (None: off).
         self._operator_alerts = operator_alerts
+        self._permit_renderer: PermitNoticeRenderer | None = None
 
     @activity.defn
     def send_notice(self, req: NoticeRequest) -> NoticeReceipt:
@@ -88,6 +91,22 @@ class NoticeActivities:
             subject_id=req.project.project_id,
             kind=req.kind,
             render=lambda: self._renderer.render_project(req),
+            to=req.to,
+            cc=req.cc,
+        )
+
+    @activity.defn
+    def send_permit_notice(self, req: PermitNoticeRequest) -> NoticeReceipt:
+        # Keyed by the permit clock's id in `application_id`, as project notices are.
+        if self._permit_renderer is None:
+            self._permit_renderer = PermitNoticeRenderer()
+        renderer = self._permit_renderer
+        return self._send_once(
+            req,
+            key=req.notice_key,
+            subject_id=req.info.clock_id,
+            kind=req.kind,
+            render=lambda: renderer.render_permit(req),
             to=req.to,
             cc=req.cc,
         )

@@ -3,17 +3,20 @@ and the audit log. Upserts by stable keys, so a retried activity writes no secon
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, select, update
+from sqlalchemy.orm import Session
 from temporalio import activity
 
-from models.conditions import ProjectRecord
+from models.conditions import AuditEvent, ProjectRecord
 from models.database import dialect_insert, session_factory
 from models.schema import AuditRow, ConditionRow, Project
 from reports.common import condition_state, milestone_sequence
+from rules.audit_chain import GENESIS, link
 from rules.conditions.progress import MilestoneProgress, milestone_progress, most_urgent
 
 
@@ -40,11 +43,11 @@ class ProjectRecords:
             "planned": rec.planned,
             "signoffs": [asdict(s) for s in rec.signoffs],
             "departments": [asdict(d) for d in info.departments],
+            "approved_on": info.approved_on,
             "updated_at": now,
         }
         project = Project.__table__
         conditions = ConditionRow.__table__
-        audit = AuditRow.__table__
         with self._sessions.begin() as session:
             session.execute(
                 dialect_insert(self._engine, project)
@@ -85,26 +88,50 @@ class ProjectRecords:
                 )
             )
             if rec.audit:
-                session.execute(
-                    dialect_insert(self._engine, audit)
-                    .values(
-                        [
-                            {
-                                "project_id": info.project_id,
-                                "audit_id": a.audit_id,
-                                "at": a.at,
-                                "actor": a.actor,
-                                "role": a.role,
-                                "action": a.action,
-                                "condition_number": a.condition_number,
-                                "reason": a.reason,
-                                "details": a.details,
-                            }
-                            for a in rec.audit
-                        ]
-                    )
-                    .on_conflict_do_nothing(index_elements=[audit.c.project_id, audit.c.audit_id])
-                )
+                append_audit(session, info.project_id, rec.audit)
+
+
+def append_audit(session: Session, project_id: str, events: Sequence[AuditEvent]) -> None:
+    """Append the entries not yet stored to the project's hash chain (rules/audit_chain.py).
+    Called after the project row's upsert in the same transaction, which holds that row's
+    lock: two writers for one project take turns, so the chain never forks (and the unique
+    (project, seq) index would refuse it if they did not)."""
+    audit = AuditRow.__table__
+    ids = [a.audit_id for a in events]
+    stored = set(
+        session.scalars(
+            select(audit.c.audit_id).where(
+                audit.c.project_id == project_id, audit.c.audit_id.in_(ids)
+            )
+        )
+    )
+    fresh = [a for a in events if a.audit_id not in stored]
+    if not fresh:
+        return
+    last = session.execute(
+        select(audit.c.seq, audit.c.entry_hash)
+        .where(audit.c.project_id == project_id, audit.c.seq.is_not(None))
+        .order_by(audit.c.seq.desc())
+        .limit(1)
+    ).first()
+    rows = [
+        {
+            "project_id": project_id,
+            "audit_id": a.audit_id,
+            "at": a.at,
+            "actor": a.actor,
+            "role": a.role,
+            "action": a.action,
+            "condition_number": a.condition_number,
+            "reason": a.reason,
+            "details": a.details,
+        }
+        for a in fresh
+    ]
+    chained = link(last.entry_hash if last else GENESIS, (last.seq + 1) if last else 1, rows)
+    for row, (seq, prev_hash, digest) in zip(rows, chained, strict=True):
+        row.update(seq=seq, prev_hash=prev_hash, entry_hash=digest)
+    session.execute(audit.insert().values(rows))
 
 
 def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
@@ -115,7 +142,7 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "number": spec.number,
         "position": position,
         "code": spec.code,
-        "department": spec.department,
+        "department": spec.department or "",
         "department_key": c.department_key,
         "section": spec.section,
         "text": spec.text,
@@ -130,6 +157,7 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "comments": [asdict(m) for m in c.comments],
         "sub_items": [asdict(s) for s in spec.sub_items],
         "related": list(spec.related),
+        "time_limits": [dict(t) for t in spec.time_limits],
     }
 
 

@@ -26,6 +26,7 @@ def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
         "start_date": clock.get("start_date"),
         "shot_clock_date": clock.get("shot_clock_date"),
         "conservative_date": clock.get("conservative_date"),
+        "conservative_status": clock.get("conservative_status") or clock.get("status"),
         "tolled_days": int(clock.get("tolled_days") or 0),
         "reset_on": clock.get("reset_on"),
         "judicial_review_deadline": clock.get("judicial_review_deadline"),

@@ -431,11 +431,22 @@ class NoticeRenderer:
             outcome = _label(OUTCOME_LABELS)(event.get("outcome"))
             return f"Decision on wireless application {app_id}: {outcome} ({event.get('date')})"
         if req.kind == "judicial_review_reminder":
+            deemed = (
+                "deemed approved"
+                if clock.get("status") == "deemed_approved"
+                else ("may be deemed approved")
+            )
             return (
-                f"Judicial review deadline: {app_id} deemed approved — {offset} to "
+                f"Judicial review deadline: {app_id} {deemed} — {offset} to "
                 f"{clock.get('judicial_review_deadline')}"
             )
         # deemed_status
+        if details.get("conservative"):
+            status = _label(STATUS_LABELS)(details.get("status"))
+            return (
+                f"Act now: application {app_id} may be {status} under the earliest reading; "
+                f"judicial review by {clock.get('judicial_review_deadline') or '-'}"
+            )
         status = _label(STATUS_LABELS)(clock.get("status"))
         when = f" (applicant's notice of {event['date']})" if event.get("date") else ""
         return f"Application {app_id} is {status}{when}"

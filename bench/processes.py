@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import email
+import itertools
 import os
 import signal
 import subprocess
@@ -34,6 +35,7 @@ class Accepted:
     to: list[str]
     subject: str
     at: float  # time.time() when the server accepted the message
+    session: int = 0  # which SMTP connection brought it (SmtpRecorder numbers them)
 
 
 @dataclass
@@ -44,8 +46,22 @@ class SmtpRecorder:
     accepted: list[Accepted] = field(default_factory=list)
     delay: float = 0.0  # seconds to hold each message before accepting (a slow server)
     receiving: int = 0  # messages whose data has arrived, accepted or not yet
+    # Connections that ended with QUIT: a connection whose message was accepted and that
+    # never said QUIT was cut off after the server's "250" (the sender was killed).
+    quit_sessions: set[int] = field(default_factory=set)
     _controller: Controller | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _sessions: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def _session_number(self, session: Any) -> int:
+        if getattr(session, "recorder_number", None) is None:
+            session.recorder_number = next(self._sessions)
+        return int(session.recorder_number)
+
+    async def handle_QUIT(self, server: Any, session: Any, envelope: Any) -> str:
+        with self._lock:
+            self.quit_sessions.add(self._session_number(session))
+        return "221 Bye"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.receiving += 1
@@ -60,6 +76,7 @@ class SmtpRecorder:
                     to=list(envelope.rcpt_tos),
                     subject=str(msg["Subject"] or ""),
                     at=time.time(),
+                    session=self._session_number(session),
                 )
             )
         return "250 Message accepted for delivery"
@@ -80,6 +97,12 @@ class SmtpRecorder:
     def keys(self) -> list[str]:
         with self._lock:
             return [a.notice_key for a in self.accepted]
+
+    def cut_off(self) -> list[Accepted]:
+        """Messages accepted on a connection that never said QUIT: the sender died between
+        the server's acceptance and the end of its session."""
+        with self._lock:
+            return [a for a in self.accepted if a.session not in self.quit_sessions]
 
     def by_key(self) -> dict[str, list[Accepted]]:
         out: dict[str, list[Accepted]] = {}

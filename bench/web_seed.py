@@ -38,6 +38,7 @@ from models.conditions import (
     ProjectInput,
 )
 from models.schema import Application, AuditRow, ClockEventRow, ConditionRow, Notice, Project
+from rules.audit_chain import GENESIS, link
 from rules.conditions import lifecycle
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import parse_resolution
@@ -213,9 +214,10 @@ def seed_projects(
             }
         )
         conditions += [condition_row(pid, i, c) for i, c in enumerate(states)]
+        entries = []
         for k in range(size.audit_per_project):
             c = states[rng.randrange(len(states))]
-            audit.append(
+            entries.append(
                 {
                     "project_id": pid,
                     "audit_id": f"a-{k}",
@@ -228,6 +230,9 @@ def seed_projects(
                     "details": {"status": c.status},
                 }
             )
+        # Chained as the activity chains them, so `clearance audit verify` holds here too.
+        for entry, (seq, prev_hash, digest) in zip(entries, link(GENESIS, 1, entries), strict=True):
+            audit.append({**entry, "seq": seq, "prev_hash": prev_hash, "entry_hash": digest})
     _bulk(engine, Project.__table__, projects)
     _bulk(engine, ConditionRow.__table__, conditions)
     _bulk(engine, AuditRow.__table__, audit)

@@ -350,6 +350,19 @@ def closure(
     _record(application_id, "closures", {"date": _date_option(when)})
 
 
+@app.command()
+def rebase(
+    application_id: Annotated[str, typer.Argument(help="Application id")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (goes into the ledger)")],
+    when: DateOpt = None,
+) -> None:
+    """Apply the current rule pack and calendar layers to a running clock (administrator
+    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    if not reason.strip():
+        raise CliError("--reason: say why the clock is rebased", code=2)
+    _record(application_id, "rebase", {"reason": reason, "date": _date_option(when)})
+
+
 # -- reading ---------------------------------------------------------------------------------
 
 
@@ -366,6 +379,14 @@ def show(
         sys.stdout.write(json.dumps(summary["clock"], indent=2) + "\n")
         return
     show_application(console, summary, _today_in(summary["application"]["calendar"]["time_zone"]))
+
+
+# --at-risk: what the earliest reading says is expired, deemed or decided late (8.1).
+AT_RISK_STATUSES = ("expired", "deemed_granted", "deemed_approved", "decided_late")
+
+
+def _conservative_status(clock: dict[str, Any]) -> str | None:
+    return clock.get("conservative_status") or clock.get("status")
 
 
 @app.command("list")
@@ -402,9 +423,9 @@ def list_clocks(
             r
             for r in rows
             if r["risk_flagged"]
-            or r["clock"].get("status") in ("expired", "deemed_granted", "deemed_approved")
+            or _conservative_status(r["clock"]) in AT_RISK_STATUSES
             or (
-                r["clock"].get("status") in ("running",)
+                _conservative_status(r["clock"]) == "running"
                 and (r["clock"].get("conservative_date") or "9999") <= soon
             )
         ]

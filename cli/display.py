@@ -24,8 +24,10 @@ STATUS_STYLE = {
 
 
 def risk_label(clock: dict[str, Any], risk_flagged: bool, today: date) -> Text:
-    """At a glance: how close the conservative date is."""
-    status = clock.get("status")
+    """At a glance: how close the conservative date is, under the earliest reading."""
+    status = clock.get("conservative_status") or clock.get("status")
+    if status == "decided_late":
+        return Text("decided late (earliest reading)", style="bold red")
     if status in ("deemed_granted", "deemed_approved"):
         return Text(status.replace("_", " "), style="bold red")
     if risk_flagged or status == "expired":

@@ -10,7 +10,7 @@ import sys
 import typer
 from rich.console import Console
 
-from cli import clock, db, login, payload_key
+from cli import audit, clock, db, login, payload_key
 from cli.errors import CliError, explain
 from cli.projects import conditions_app, project_app
 from cli.web import users_app
@@ -31,6 +31,7 @@ app.command("whoami")(login.whoami)
 app.command("web")(web_command)
 app.add_typer(db.app, name="db")
 app.add_typer(payload_key.app, name="payload-key")
+app.add_typer(audit.app, name="audit")
 stderr = Console(stderr=True)
 
 

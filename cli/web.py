@@ -30,7 +30,10 @@ def web(
     host = host or settings.web_host
     port = port or settings.web_port
     console.print(f"Clearance web app on http://{host}:{port}  (API docs at /api/docs)")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    # Proxy headers are handled by the app itself, from CLEARANCE_TRUSTED_PROXIES only.
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False
+    )
 
 
 def _accounts():  # type: ignore[no-untyped-def]
@@ -75,6 +78,27 @@ def list_users() -> None:
     for u in _accounts().list_users():
         table.add_row(u.email, u.role, u.department or "-", "yes" if u.active else "no")
     console.print(table)
+
+
+@users_app.command("password")
+def reset_password(
+    email: Annotated[str, typer.Argument()],
+    password: Annotated[
+        str | None, typer.Option(help="New password (prompted when not given)")
+    ] = None,
+) -> None:
+    """Reset a user's password; every session of theirs ends at once."""
+    from web.accounts import AccountError
+
+    if password is None:
+        password = getpass.getpass(f"New password for {email}: ")
+        if getpass.getpass("Again: ") != password:
+            raise CliError("the passwords do not match", code=2)
+    try:
+        _accounts().reset_password(email, password)
+    except AccountError as err:
+        raise CliError(str(err), code=2) from None
+    console.print(f"password reset for {email}; their sessions have ended")
 
 
 @users_app.command("disable")

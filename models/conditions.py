@@ -253,6 +253,19 @@ class CorrectionInput:
 
 
 @dataclass
+class ImportConditionsInput:
+    """Add a further resolution's conditions to an existing project (an amendment, a second
+    approval): the reviewed and corrected parse, each correction audited."""
+
+    actor: Actor
+    conditions: list[ConditionState]
+    resolution_title: str
+    warnings: list[str] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    approved_on: str | None = None
+
+
+@dataclass
 class ActionResult:
     ok: bool
     message: str

@@ -35,6 +35,24 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 # The first migration: a database made by `create_all` before migrations existed is
 # adopted at this revision (see _adopt_pre_migration_database).
 BASELINE_REVISION = "0001"
+# The tables the baseline revision creates: a pre-migration database is given only
+# these before it is stamped, so later revisions create their own tables themselves.
+BASELINE_TABLES = (
+    "applicant_links",
+    "applications",
+    "audit_log",
+    "closure_days",
+    "evidence_files",
+    "notices",
+    "operator_alerts",
+    "projects",
+    "users",
+    "api_tokens",
+    "calendar_tokens",
+    "clock_events",
+    "conditions",
+    "web_sessions",
+)
 
 # Two processes starting together (worker and web app) take this PostgreSQL advisory
 # lock, so one migrates and the other then finds the schema at head.
@@ -137,7 +155,9 @@ def _adopt_pre_migration_database(connection: Connection, config: Config) -> Non
         return
     if not set(inspect(connection).get_table_names()) & set(Base.metadata.tables):
         return
-    Base.metadata.create_all(connection)
+    Base.metadata.create_all(
+        connection, tables=[Base.metadata.tables[name] for name in BASELINE_TABLES]
+    )
     command.stamp(config, BASELINE_REVISION)
 
 

@@ -49,6 +49,8 @@ class Application(Base):
     start_date: Mapped[str | None] = mapped_column(String(10))
     shot_clock_date: Mapped[str | None] = mapped_column(String(10))
     conservative_date: Mapped[str | None] = mapped_column(String(10), index=True)
+    # The status under the earliest reading (shot-clocks.md 8.1): risk, colours, --at-risk.
+    conservative_status: Mapped[str | None] = mapped_column(String(40), index=True)
     tolled_days: Mapped[int] = mapped_column(Integer, default=0)
     reset_on: Mapped[str | None] = mapped_column(String(10))
     judicial_review_deadline: Mapped[str | None] = mapped_column(String(10))
@@ -124,6 +126,8 @@ class Project(Base):
     planned: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     signoffs: Mapped[list[Any]] = mapped_column(JSON, default=list)
     departments: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # The resolution's adoption date (ISO): the `approval` anchor of its time limits.
+    approved_on: Mapped[str | None] = mapped_column(String(10), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -154,6 +158,8 @@ class ConditionRow(Base):
     comments: Mapped[list[Any]] = mapped_column(JSON, default=list)
     sub_items: Mapped[list[Any]] = mapped_column(JSON, default=list)
     related: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Time limits written in the condition (conditions.md §8), as parsed or corrected.
+    time_limits: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class AuditRow(Base):
@@ -172,6 +178,11 @@ class AuditRow(Base):
     condition_number: Mapped[str | None] = mapped_column(String(20))
     reason: Mapped[str] = mapped_column(Text, default="")
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Tamper evidence (rules/audit_chain.py): the entry's place in its project's chain,
+    # the hash of the entry before it, and its own hash over its content and that link.
+    seq: Mapped[int | None] = mapped_column(Integer)
+    prev_hash: Mapped[str] = mapped_column(String(64), default="")
+    entry_hash: Mapped[str] = mapped_column(String(64), default="")
 
 
 # -- Operations: alerts raised to the operator (owned by the operations code) -------------
@@ -222,6 +233,22 @@ class WebSession(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When the session was last used (kept to the minute): idle past the setting, it ends.
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LoginThrottleRow(Base):
+    """Failed log-ins counted per account, per (account, address) and per address, shared
+    by every web process. The key is a hash, so no typed e-mail (or password typed into the
+    e-mail field) is kept."""
+
+    __tablename__ = "login_throttles"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(20))  # account | account_address | address
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ApiToken(Base):
@@ -314,3 +341,65 @@ Index(
     ConditionRow.id,
 )
 Index("ix_notices_created_at", Notice.created_at)
+
+
+# -- Permit clocks (issue 10): PSA, HAA, AB 2234, SB 330, map/permit expirations, local
+# rules; one row per permit or application, its chained clocks inside `clock["next"]`.
+
+
+class PermitClockRow(Base):
+    """A permit or application and the latest computation of its clock (read model of
+    PermitClockWorkflow)."""
+
+    __tablename__ = "permit_clocks"
+
+    clock_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    workflow_id: Mapped[str] = mapped_column(String(200))
+    jurisdiction: Mapped[str] = mapped_column(String(100), index=True)
+    rule: Mapped[str] = mapped_column(String(80), index=True)
+    citation: Mapped[str] = mapped_column(String(300), default="")
+    rule_version: Mapped[str] = mapped_column(String(80), default="")
+    provisional: Mapped[bool] = mapped_column(Boolean, default=False)
+    title: Mapped[str] = mapped_column(String(300), default="")
+    site_address: Mapped[str] = mapped_column(String(300), default="")
+    companion_id: Mapped[str] = mapped_column(String(100), default="")
+    project_id: Mapped[str | None] = mapped_column(String(100), index=True)
+    condition_number: Mapped[str | None] = mapped_column(String(20))
+    applicant_name: Mapped[str] = mapped_column(String(200), default="")
+    applicant_email: Mapped[str] = mapped_column(String(200), default="")
+    staff_email: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(40), index=True)
+    conservative_status: Mapped[str] = mapped_column(String(40), default="")
+    consequence: Mapped[str] = mapped_column(String(60), default="")
+    start_date: Mapped[str | None] = mapped_column(String(10))
+    due_date: Mapped[str | None] = mapped_column(String(10))
+    conservative_date: Mapped[str | None] = mapped_column(String(10), index=True)
+    # The earliest conservative date over this clock and its chained clocks: what the
+    # Deadlines list orders by.
+    next_deadline: Mapped[str | None] = mapped_column(String(10), index=True)
+    hard_stop: Mapped[str | None] = mapped_column(String(10))
+    escalated: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PermitEventRow(Base):
+    """One recorded permit-clock event; (clock, event id) is unique."""
+
+    __tablename__ = "permit_clock_events"
+    __table_args__ = (UniqueConstraint("clock_id", "event_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    clock_id: Mapped[str] = mapped_column(ForeignKey("permit_clocks.clock_id"), index=True)
+    event_id: Mapped[str] = mapped_column(String(100))
+    type: Mapped[str] = mapped_column(String(40))
+    date: Mapped[str] = mapped_column(String(10))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    recorded_by: Mapped[str] = mapped_column(String(200), default="")
+    note: Mapped[str] = mapped_column(Text, default="")
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# One entry per place in a project's audit chain: two writers racing would fail, not fork it.
+Index("ux_audit_log_project_seq", AuditRow.project_id, AuditRow.seq, unique=True)

@@ -53,13 +53,21 @@ class ClockEvent:
 
 @dataclass
 class CalendarSnapshot:
-    """The calendar a clock is counted on, frozen into the workflow so replays agree."""
+    """The calendar a clock is counted on, frozen into the workflow so replays agree.
+
+    `layers` (rules.calendars.CalendarLayers.to_dict: every holiday layer and the
+    closures known when the clock was opened) and `pack_data` (the rule pack's data)
+    are frozen at open (shot-clocks.md 8.9): a later edit of the data files changes new
+    clocks only, until an audited rebase. None: a clock opened before freezing existed,
+    counted on the current data files."""
 
     jurisdiction: str
     state: str | None
     time_zone: str
     rule_pack: str
     local_holidays: list[str] = field(default_factory=list)
+    layers: dict[str, Any] | None = None
+    pack_data: dict[str, Any] | None = None
 
 
 @dataclass
@@ -103,6 +111,8 @@ class ShotClockInput:
     skipped_alert_keys: list[str] = field(default_factory=list)
     risk_flagged: bool = False
     event_sequence: int = 0
+    # Audited rebases so far (RebaseRecord as dicts), kept across continue-as-new.
+    rebases: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -233,6 +243,19 @@ class LocalClosureInput:
 
     date: str
     recorded_by: str = ""
+
+
+@dataclass
+class RebaseInput:
+    """Apply the current rule pack and calendar layers to a running clock (an
+    administrator's audited correction, shot-clocks.md 8.9). The caller reads the current
+    data (and the stored closure days) and sends it, so the workflow never reads files."""
+
+    reason: str
+    requested_by: str
+    layers: dict[str, Any]
+    pack_data: dict[str, Any]
+    date: str = ""  # the day it is recorded (default: today in the city)
 
 
 @dataclass

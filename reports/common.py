@@ -89,6 +89,7 @@ def condition_state(row: ConditionRow) -> ConditionState:
         gate_source=row.gate_source,
         kind=row.kind,
         related=list(row.related or []),
+        time_limits=[dict(t) for t in row.time_limits or []],
     )
     return ConditionState(
         spec=spec,
@@ -178,11 +179,11 @@ def render(template: str, **context: Any) -> str:
 
 
 # Spreadsheet programs run a cell that starts with one of these as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return "" if value is None else value
 

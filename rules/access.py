@@ -40,6 +40,11 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "clock.applicant_notice": CLOCK_STAFF,
     "clock.non_tolling_event": CLOCK_STAFF,
     "clock.closure": ("admin",),
+    "clock.rebase": ("admin",),
+    # Permit clocks (PermitClockWorkflow): planning staff open them; inspections and
+    # extensions are also recorded by engineering (the building side).
+    "permit.open": CLOCK_STAFF,
+    "permit.record": (*CLOCK_STAFF, "engineering"),
     # Conditions of approval (ProjectWorkflow updates), as the lifecycle rules allow.
     # The applicant submits through an applicant link (they never log in).
     "condition.submit_evidence": ("applicant", "project_manager", "admin"),
@@ -52,6 +57,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
+    # Importing a resolution into a new or an existing project (corrections audited).
     "project.import": ("project_manager", "planning_manager", "admin"),
     # Applicant links, and the administrator's pages.
     "link.create": ("project_manager", "planning_manager", "admin"),
@@ -117,6 +123,9 @@ _DESCRIPTIONS = {
     "clock.applicant_notice": "record an applicant's notice",
     "clock.non_tolling_event": "record a moratorium, hearing notice or appeal",
     "clock.closure": "add a local closure day",
+    "clock.rebase": "rebase a running clock on the current rules",
+    "permit.open": "open a permit clock",
+    "permit.record": "record a permit-clock event",
     "condition.submit_evidence": "submit evidence",
     "condition.review": "review a condition",
     "condition.waive": "waive a condition",

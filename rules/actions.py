@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from rules.packs import rule_pack
+from rules.calendars import CalendarLayers
+from rules.packs import RulePack, rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, governing_category
 from rules.timeline import EVENT_TYPES, Timeline, TimelineError, parse_timeline
 
@@ -22,12 +23,12 @@ class ActionRefused(ValueError):
     """The action would not hold up; the message says why."""
 
 
-def _with_event(base: dict[str, Any], event: dict[str, Any]) -> Timeline:
+def _with_event(base: dict[str, Any], event: dict[str, Any], **frozen: Any) -> Timeline:
     raw = dict(base)
     raw["events"] = [*base.get("events", []), event]
     raw.pop("as_of", None)
     try:
-        return parse_timeline(raw)
+        return parse_timeline(raw, **frozen)
     except TimelineError as err:
         # Name the field as the planner knows it, not by its position in the list.
         message = str(err)
@@ -37,19 +38,29 @@ def _with_event(base: dict[str, Any], event: dict[str, Any]) -> Timeline:
         raise ActionRefused(message) from None
 
 
-def check_new_event(base: dict[str, Any], event: dict[str, Any], today: date) -> list[str]:
-    """Refuse the event with ActionRefused, or return the warnings it will carry."""
+def check_new_event(
+    base: dict[str, Any],
+    event: dict[str, Any],
+    today: date,
+    *,
+    pack: RulePack | None = None,
+    calendar: CalendarLayers | None = None,
+) -> list[str]:
+    """Refuse the event with ActionRefused, or return the warnings it will carry.
+
+    A running clock passes the rule pack and calendar it froze (8.9)."""
+    frozen: dict[str, Any] = {"pack": pack, "calendar": calendar}
     kind = event.get("type")
     if kind not in RECORDABLE_EVENTS:
         raise ActionRefused(
             f"'{kind}' cannot be recorded on an open clock "
             f"(allowed: {', '.join(sorted(RECORDABLE_EVENTS))})"
         )
-    timeline = _with_event(base, event)
+    timeline = _with_event(base, event, **frozen)
     new = timeline.events[-1]
     if new.date > today:
         raise ActionRefused(f"the date {new.date} is in the future (today is {today})")
-    before = parse_timeline({**base, "as_of": today.isoformat()})
+    before = parse_timeline({**base, "as_of": today.isoformat()}, **frozen)
     clock = compute(before)
     submitted = next(e for e in before.events if e.type == "submitted")
     if new.date < submitted.date:
@@ -64,8 +75,7 @@ def check_new_event(base: dict[str, Any], event: dict[str, Any], today: date) ->
         when = f" on {closed['date']}" if closed else ""
         raise ActionRefused(f"the application is already closed ({clock['status']}{when})")
 
-    pack = rule_pack(before.rule_pack)
-    category = governing_category(before, pack)
+    category = governing_category(before, before.pack or rule_pack(before.rule_pack))
     notices = [e for e in before.events if e.type == "incomplete_notice"]
     if kind == "incomplete_notice":
         for item in new.items:
@@ -125,6 +135,6 @@ def check_new_event(base: dict[str, Any], event: dict[str, Any], today: date) ->
                 "(Gov. Code 65964.1); this clock's jurisdiction is not in California"
             )
 
-    after = compute(_with_event({**base}, event))
+    after = compute(_with_event({**base}, event, **frozen))
     known_warnings = set(clock["warnings"])
     return [w for w in after["warnings"] if w not in known_warnings]

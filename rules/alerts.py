@@ -47,7 +47,9 @@ def plan_alerts(
     alerts: list[Alert] = []
     status = clock["status"]
     conservative = clock.get("conservative_date")
-    if status not in TERMINAL_STATUSES and conservative:
+    # Reminders and the escalation stop once either reading has closed the clock.
+    closed = status in TERMINAL_STATUSES or clock.get("conservative_status") in TERMINAL_STATUSES
+    if not closed and conservative:
         deadline = date.fromisoformat(conservative)
         for offset in sorted(set(reminder_offsets), reverse=True):
             alerts.append(
@@ -82,7 +84,10 @@ def plan_alerts(
                     )
                 )
     review = clock.get("judicial_review_deadline")
-    if status == "deemed_approved" and review:
+    # The countdown runs as soon as the notice is effective under the earliest reading
+    # (shot-clocks.md 8.2), even while the literal reading still has the clock running.
+    deemed = "deemed_approved" in (status, clock.get("conservative_status"))
+    if deemed and review:
         last_day = date.fromisoformat(review)
         for offset in sorted(set(judicial_review_offsets), reverse=True):
             alerts.append(

@@ -222,9 +222,7 @@ class _Pass:
             return raw
         rolled, skipped = self.cal.roll_forward(raw)
         if skipped and not self.contested_roll:
-            self.contested_roll = any(
-                self._conservative_cal.is_business_day(d) for d, _ in skipped
-            )
+            self.contested_roll = any(self._conservative_cal.is_business_day(d) for d, _ in skipped)
         return rolled
 
     # -- the pass ---------------------------------------------------------------------
@@ -998,6 +996,30 @@ def compute(timeline: Timeline) -> dict[str, Any]:
             if p.terminal in ("deemed_approved", "deemed_granted"):
                 judicial_review_deadline = p.judicial_review_deadline
                 warnings.append(_applicant_notice_warning(description, p, shot_clock_date))
+                assert p.terminal_on is not None
+                literal.ledger.append(
+                    {
+                        "date": p.terminal_on.isoformat(),
+                        "event": f"{p.terminal}_earliest_reading",
+                        "effect": (
+                            f"{p.terminal.replace('_', ' ')} under the earliest reading "
+                            f"({description}): the clock ran out on {p.terminal_date}"
+                            + (
+                                f"; the city may seek judicial review until "
+                                f"{p.judicial_review_deadline} (calendar days, not extended)"
+                                if p.judicial_review_deadline
+                                else ""
+                            )
+                            + "; the literal reading gives the notice no effect"
+                        ),
+                        "days": JUDICIAL_REVIEW_DAYS if p.judicial_review_deadline else None,
+                        "rule": (
+                            CA_DEEMED_APPROVED_RULE
+                            if p.terminal == "deemed_approved"
+                            else DEEMED_GRANTED_RULE
+                        ),
+                    }
+                )
                 break
     if conservative is not None and shot_clock_date is not None and conservative < shot_clock_date:
         warnings.append(

@@ -13,7 +13,6 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from models.shot_clock import (
     ApplicationInfo,
-    CalendarSnapshot,
     ClockEvent,
     Contacts,
     IncompleteNoticeInput,
@@ -22,6 +21,7 @@ from models.shot_clock import (
 )
 from rules.packs import jurisdiction
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock_support import frozen_calendar
 
 # The demo's city: its jurisdiction file (rules/data/jurisdictions/) has its calendar,
 # pack and contacts.
@@ -96,13 +96,8 @@ def demo_application(demo: DemoClock) -> ApplicationInfo:
         batch=demo.batch,
         site_address=demo.site,
         description=demo.description,
-        calendar=CalendarSnapshot(
-            jurisdiction=city.key,
-            state=city.state,
-            time_zone=city.time_zone,
-            rule_pack=city.rule_pack,
-            local_holidays=list(city.local_closures),
-        ),
+        # Frozen at open (shot-clocks.md 8.9), as `clock open` does.
+        calendar=frozen_calendar(city),
         contacts=Contacts(
             planner_email="planner@cotati.example",
             supervisor_email=city.supervisor_email,

@@ -107,10 +107,12 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
 async def _load_demo(client: Any, settings: Settings) -> list[str]:
     # Demo dates are relative to today in the demo city (its jurisdiction file's zone).
     from stack.demo import DEMO_JURISDICTION
+    from stack.permit_demo import load_permit_demo
 
     today = pendulum.now(jurisdiction(DEMO_JURISDICTION).time_zone).date()
     opened = await load_demo(client, settings.task_queue, today)
     opened += await load_project_demo(client, settings.task_queue, today)
+    opened += await load_permit_demo(client, settings.task_queue, today, DEMO_JURISDICTION)
     load_demo_users(settings.database_url)
     return opened
 
@@ -132,6 +134,7 @@ def _web_server(settings: Settings, client: Any) -> uvicorn.Server:
         port=settings.web_port,
         log_level="warning",
         lifespan="off",
+        proxy_headers=False,  # the app applies CLEARANCE_TRUSTED_PROXIES itself
     )
     return _EmbeddedWebServer(config)
 
@@ -164,6 +167,8 @@ def _print_where_to_look(settings: Settings, opened: list[str], with_demo: bool)
     console.print("    clearance clock list")
     console.print(f"    clearance clock show {demo_ids[0]}")
     console.print("    clearance project show COTATI-VILLAGE")
+    console.print("    clearance permit list")
+    console.print("    clearance permit show DEMO-BP")
     console.print("    clearance project blockers COTATI-VILLAGE grading_permit")
     console.print(
         "    clearance clock open --id APP-1 --category macro_collocation"

@@ -17,6 +17,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.database import fresh_database, suite_server_url
+from workflows.permit_clock_support import PERMIT_CONSEQUENCE, PERMIT_DUE_DATE, PERMIT_RULE
 from workflows.shot_clock import (
     APPLICATION_CATEGORY,
     CLOCK_STATUS,
@@ -26,6 +27,9 @@ from workflows.shot_clock import (
     SHOT_CLOCK_DATE,
 )
 
+# Under CI=true a skip for a missing real part fails the run (tests/ci_plugin.py).
+pytest_plugins = ["tests.ci_plugin"]
+
 SEARCH_ATTRIBUTE_KEYS = [
     SHOT_CLOCK_DATE,
     CONSERVATIVE_DATE,
@@ -33,6 +37,9 @@ SEARCH_ATTRIBUTE_KEYS = [
     JURISDICTION,
     APPLICATION_CATEGORY,
     DEEMED_APPROVAL_RISK,
+    PERMIT_RULE,
+    PERMIT_DUE_DATE,
+    PERMIT_CONSEQUENCE,
 ]
 
 

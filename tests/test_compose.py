@@ -14,11 +14,15 @@ from typing import Any
 import pytest
 
 from settings import PROJECT_ROOT
+from tests.real_parts import missing
 
 COMPOSE = shutil.which("docker-compose")
 pytestmark = pytest.mark.skipif(
     COMPOSE is None,
-    reason="docker-compose is not installed (scripts/system-packages installs Debian's)",
+    reason=missing(
+        "docker-compose",
+        "docker-compose is not installed (scripts/system-packages installs Debian's)",
+    ),
 )
 
 ENV_EXAMPLE = PROJECT_ROOT / ".env.example"
@@ -47,7 +51,11 @@ def _yaml_python() -> str:
     assert COMPOSE is not None
     first_line = Path(COMPOSE).read_bytes().split(b"\n", 1)[0].decode(errors="replace")
     if not first_line.startswith("#!") or "python" not in first_line:
-        pytest.skip("this docker-compose is not the Python one: cannot read its YAML")
+        pytest.skip(
+            missing(
+                "docker-compose", "this docker-compose is not the Python one: cannot read its YAML"
+            )
+        )
     return first_line[2:].strip().split()[0]
 
 

@@ -27,6 +27,9 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from web.security import hash_password, new_token, token_hash, verify_password
 
 SESSION_DAYS = 7
+DEFAULT_IDLE_MINUTES = 30
+# last_seen_at is written at most this often: not a database write per page view.
+TOUCH_EVERY = timedelta(minutes=1)
 
 
 def now() -> datetime:
@@ -61,6 +64,17 @@ class SessionInfo:
     csrf_token: str
 
 
+def _hashed(password: str) -> str:
+    try:
+        return hash_password(password)
+    except ValueError as err:
+        raise AccountError(str(err)) from None
+
+
+def _end_sessions(session: Session, user_id: int) -> None:
+    session.execute(delete(WebSession).where(WebSession.user_id == user_id))
+
+
 # A token is named in pages by the first characters of its hash (never by the secret).
 TOKEN_ID_CHARS = 16
 
@@ -78,8 +92,9 @@ def _current(user: User) -> CurrentUser:
 
 
 class Accounts:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, idle_minutes: int = DEFAULT_IDLE_MINUTES) -> None:
         self._sessions: sessionmaker[Session] = session_factory(engine)
+        self.idle = timedelta(minutes=idle_minutes)
 
     # -- users --------------------------------------------------------------------------
 
@@ -103,10 +118,7 @@ class Accounts:
             raise AccountError(
                 f"unknown department {department!r}; departments: {', '.join(DEPARTMENTS)}"
             )
-        try:
-            hashed = hash_password(password)
-        except ValueError as err:
-            raise AccountError(str(err)) from None
+        hashed = _hashed(password)
         with self._sessions.begin() as session:
             user = session.scalar(select(User).where(User.email == email))
             if user is not None and not replace:
@@ -114,6 +126,9 @@ class Accounts:
             if user is None:
                 user = User(email=email, created_at=now())
                 session.add(user)
+            if user.id is not None:
+                # A reset: whoever held a session with the old password is logged out.
+                _end_sessions(session, user.id)
             user.password_hash = hashed
             user.role = role
             user.department = department
@@ -137,8 +152,31 @@ class Accounts:
                 raise AccountError(f"no user {email}")
             user.active = active
             if not active:
-                for row in session.scalars(select(WebSession).where(WebSession.user_id == user.id)):
-                    session.delete(row)
+                _end_sessions(session, user.id)
+
+    def change_password(self, user_id: int, current: str, new: str) -> None:
+        """The user's own change: the current password must be right. Every session of
+        theirs ends (the caller starts a fresh one for the browser that asked)."""
+        with self._sessions.begin() as session:
+            user = session.get(User, user_id)
+            if user is None or not user.active:
+                raise AccountError("no such user")
+            if not verify_password(user.password_hash, current):
+                raise AccountError("the current password is not right")
+            if new == current:
+                raise AccountError("the new password is the same as the current one")
+            user.password_hash = _hashed(new)
+            _end_sessions(session, user.id)
+
+    def reset_password(self, email: str, new: str) -> None:
+        """An administrator's reset: every session of the user ends."""
+        hashed = _hashed(new)
+        with self._sessions.begin() as session:
+            user = session.scalar(select(User).where(User.email == email.strip().lower()))
+            if user is None:
+                raise AccountError(f"no user {email}")
+            user.password_hash = hashed
+            _end_sessions(session, user.id)
 
     def authenticate(self, email: str, password: str) -> CurrentUser | None:
         with self._sessions() as session:
@@ -161,21 +199,31 @@ class Accounts:
                     user_id=user.id,
                     csrf_token=secrets.token_urlsafe(32),
                     created_at=now(),
+                    last_seen_at=now(),
                     expires_at=now() + timedelta(days=SESSION_DAYS),
                 )
             )
         return token
 
     def session_for(self, token: str) -> SessionInfo | None:
+        """The session if it is live: not expired, not idle past the timeout (then it is
+        removed), its user active. Using it keeps it alive."""
         if not token:
             return None
-        with self._sessions() as session:
+        moment = now()
+        with self._sessions.begin() as session:
             row = session.get(WebSession, token_hash(token))
-            if row is None or aware(row.expires_at) <= now():
+            if row is None or aware(row.expires_at) <= moment:
+                return None
+            seen = aware(row.last_seen_at or row.created_at)
+            if moment - seen > self.idle:
+                session.delete(row)
                 return None
             user = session.get(User, row.user_id)
             if user is None or not user.active:
                 return None
+            if moment - seen >= TOUCH_EVERY:
+                row.last_seen_at = moment
             return SessionInfo(_current(user), row.csrf_token)
 
     def end_session(self, token: str) -> None:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
 from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from actions.errors import ActionFailed
 from actions.layer import Actions
@@ -26,9 +27,11 @@ from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.accounts import Accounts
+from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
-from web.security import LoginThrottle, Signer, secret_key
+from web.login_throttle import LoginThrottle
+from web.security import Signer, secret_key
 
 log = logging.getLogger("clearance.web")
 
@@ -42,13 +45,13 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         settings=settings,
         engine=engine,
         sessions=session_factory(engine),
-        accounts=Accounts(engine),
+        accounts=Accounts(engine, settings.session_idle_minutes),
         gateway=gateway,
         actions=Actions(settings, engine, gateway),
         signer=Signer(key),
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
-        throttle=LoginThrottle(),
+        throttle=LoginThrottle(engine),
     )
     app = FastAPI(
         title="Clearance",
@@ -71,17 +74,25 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         auth,
         calendar,
         dashboard,
+        permits,
         portal,
         projects,
         records,
+        resolutions,
         tokens,
     )
 
-    for module in (auth, dashboard, applications, projects, records, admin, portal, calendar):
+    # resolutions before projects: "/projects/import" is not a project id
+    for module in (auth, dashboard, applications, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
+    for module in (portal, calendar):
+        app.include_router(module.router, include_in_schema=False)
+    app.include_router(permits.router, include_in_schema=False)
+    app.include_router(permits.api)
     app.include_router(tokens.router, include_in_schema=False)
     app.include_router(api.router)
     app.include_router(tokens.api_router)
+    app.include_router(resolutions.api)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
@@ -99,6 +110,12 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             del response.headers["Content-Security-Policy"]
         return response
 
+    # Added last, so outermost: a body over its limit is refused before anything reads it.
+    app.add_middleware(BodyLimit, upload_limit=settings.max_upload_bytes)
+    if settings.trusted_proxies:
+        # Behind a reverse proxy: the client's address (log-in throttling) and the scheme
+        # (Secure cookies) come from its X-Forwarded-For/-Proto, believed only from it.
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
 
 

@@ -3,14 +3,14 @@ gateway, the signer and the templates; plus rendering with the session and flash
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pendulum
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from sqlalchemy import Engine
@@ -22,8 +22,10 @@ from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
+from web.login_throttle import LoginThrottle
 from web.present import filters, human_datetime
-from web.security import LoginThrottle, Signer
+from web.resolution_import import ImportJobs
+from web.security import Signer
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -43,6 +45,7 @@ class AppContext:
     templates: Environment
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
+    imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
 
     @property
     def operations(self) -> Actions:
@@ -114,19 +117,48 @@ def render(
     )
     response = HTMLResponse(body, status_code=status)
     if raw:
-        response.delete_cookie(FLASH_COOKIE, path="/")
+        delete_cookie(request, response, FLASH_COOKIE)
     return response
+
+
+def client_address(request: Request) -> str:
+    """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
+    return request.client.host if request.client else "unknown"
+
+
+def over_https(request: Request) -> bool:
+    """Served over HTTPS: the public address says so, or this request came that way (its
+    scheme, which a trusted proxy's X-Forwarded-Proto sets: CLEARANCE_TRUSTED_PROXIES)."""
+    return (
+        ctx_of(request).settings.public_url.startswith("https://") or request.url.scheme == "https"
+    )
+
+
+def set_cookie(
+    request: Request, response: Response, name: str, value: str, max_age: int | None = None
+) -> None:
+    """Every cookie the app sets: HttpOnly, SameSite=Lax, and Secure over HTTPS."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=over_https(request),
+        path="/",
+    )
+
+
+def delete_cookie(request: Request, response: Response, name: str) -> None:
+    response.delete_cookie(
+        name, path="/", httponly=True, samesite="lax", secure=over_https(request)
+    )
 
 
 def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> RedirectResponse:
     response = RedirectResponse(url, status_code=303)
-    response.set_cookie(
-        FLASH_COOKIE,
-        ctx_of(request).flash_signer.dumps([kind, message]),
-        max_age=60,
-        httponly=True,
-        samesite="lax",
-        path="/",
+    set_cookie(
+        request, response, FLASH_COOKIE, ctx_of(request).flash_signer.dumps([kind, message]), 60
     )
     return response
 

@@ -1,11 +1,21 @@
 """Uploaded evidence files: stored under the data folder by their sha256 (the same file
-twice is stored once), and recorded in the evidence_files table."""
+twice is stored once), and recorded in the evidence_files table.
+
+An upload is first written to a staging file beside the store. It reaches the store only
+when the caller keeps it (after the workflow accepted the submission); a refused, failed or
+abandoned upload removes its staging file, so nothing it sent stays on disk. The type
+recorded is the one its content shows (web/file_types.py), never the client's word."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -14,9 +24,13 @@ from starlette.datastructures import UploadFile
 from actions.errors import ActionFailed
 from models.schema import EvidenceFile
 from web.accounts import now
+from web.file_types import sniff
 
-MAX_BYTES = 25 * 1024 * 1024
+DEFAULT_MAX_BYTES = 25 * 1024 * 1024
 CHUNK = 1024 * 1024
+STAGING_PREFIX = ".upload-"
+# A staging file this old was left by a process that died mid-upload.
+STALE_STAGING_S = 3600
 
 
 def evidence_dir(data_dir: Path) -> Path:
@@ -34,32 +48,76 @@ def clean_name(name: str) -> str:
     return base[:200] or "evidence"
 
 
-async def store_upload(data_dir: Path, upload: UploadFile) -> tuple[str, int, str]:
-    """Write the upload to its sha256 path; returns (sha256, size, clean file name)."""
-    digest = hashlib.sha256()
+@dataclass
+class StagedUpload:
+    """An upload written and checked, not yet in the store."""
+
+    staging: Path
+    target: Path
+    sha256: str
+    size: int
+    filename: str
+    content_type: str  # what the content is, e.g. application/pdf
+    kept: bool = False
+
+    def keep(self) -> None:
+        """Move the file into the store (once the submission was accepted)."""
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        # The same content stored before: the staging copy is simply dropped.
+        if self.target.exists():
+            self.staging.unlink(missing_ok=True)
+        else:
+            os.replace(self.staging, self.target)
+        self.kept = True
+
+
+def _remove_stale_staging(folder: Path) -> None:
+    cutoff = time.time() - STALE_STAGING_S
+    for path in folder.glob(STAGING_PREFIX + "*"):
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink(missing_ok=True)
+        except FileNotFoundError:
+            continue
+
+
+@asynccontextmanager
+async def staged_upload(
+    data_dir: Path, upload: UploadFile, max_bytes: int = DEFAULT_MAX_BYTES
+) -> AsyncIterator[StagedUpload]:
+    """Write and check `upload`; on leaving the block its staging file is gone, in the
+    store if `keep()` was called, else deleted (refused, failed or abandoned)."""
     folder = evidence_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    temp = folder / f".upload-{os.getpid()}-{id(upload)}"
+    _remove_stale_staging(folder)
+    staging = folder / f"{STAGING_PREFIX}{secrets.token_hex(8)}"
+    digest = hashlib.sha256()
     size = 0
     try:
-        with open(temp, "wb") as out:
+        with open(staging, "wb") as out:
             while chunk := await upload.read(CHUNK):
                 size += len(chunk)
-                if size > MAX_BYTES:
+                if size > max_bytes:
                     raise ActionFailed(
-                        f"the file is larger than {MAX_BYTES // (1024 * 1024)} MB", 413
+                        f"the file is larger than {max_bytes // (1024 * 1024)} MB", 413
                     )
                 digest.update(chunk)
                 out.write(chunk)
         if size == 0:
             raise ActionFailed("the file is empty: choose the document to upload", 400)
+        filename = clean_name(upload.filename or "")
+        content_type = sniff(staging, filename)
         sha = digest.hexdigest()
-        target = stored_path(data_dir, sha)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(temp, target)
+        yield StagedUpload(
+            staging=staging,
+            target=stored_path(data_dir, sha),
+            sha256=sha,
+            size=size,
+            filename=filename,
+            content_type=content_type,
+        )
     finally:
-        temp.unlink(missing_ok=True)
-    return sha, size, clean_name(upload.filename or "")
+        staging.unlink(missing_ok=True)
 
 
 def record_file(

@@ -58,10 +58,16 @@ def days_between(start: date, end_iso: str | None) -> int | None:
     return (date.fromisoformat(end_iso) - start).days
 
 
+AT_RISK_CLOSED = ("deemed_granted", "deemed_approved", "decided_late")
+
+
 def clock_risk(status: str, conservative_date: str | None, risk_flagged: bool, today: date) -> str:
-    """A colour class for a clock: expired, urgent (7 days), soon (30), ok, tolled, closed."""
+    """A colour class for a clock: expired, urgent (7 days), soon (30), ok, tolled, closed.
+
+    Called with the conservative status: a decision late under the earliest reading, or
+    an applicant's notice effective under it, is at risk whatever the literal one says."""
     if status in TERMINAL_STATUSES:
-        return "closed" if status not in ("deemed_granted", "deemed_approved") else "expired"
+        return "closed" if status not in AT_RISK_CLOSED else "expired"
     if status == "expired" or risk_flagged:
         return "expired"
     if status in ("tolled", "reset_pending"):
@@ -234,6 +240,23 @@ def blocker_summary(milestone: str, departments: list[str]) -> str:
     )
 
 
+def describe_time_limit(limit: dict[str, Any]) -> str:
+    from rules.conditions.time_limits import describe
+
+    return describe(limit)
+
+
+def time_limit_ends(limit: dict[str, Any], approved_on: str | None = None) -> str:
+    """When it runs out, or what it waits for ("counts from invoice, not recorded yet")."""
+    from rules.conditions.time_limits import ends_on
+
+    anchor = approved_on if limit.get("anchor") == "approval" else None
+    end = ends_on(limit, anchor)
+    if end:
+        return end
+    return f"counts from {limit.get('anchor') or 'an event'}, not recorded yet"
+
+
 def filters() -> dict[str, Any]:
     return {
         "human_date": human_date,
@@ -247,4 +270,6 @@ def filters() -> dict[str, Any]:
         "milestone_label": milestone_label,
         "days_left": days_left_phrase,
         "risk_label": lambda r: RISK_LABELS.get(r, r),
+        "time_limit": describe_time_limit,
+        "time_limit_ends": time_limit_ends,
     }

@@ -51,8 +51,13 @@ class Page:
         return self.page > 1
 
 
+# Far past any real list, and small enough that its OFFSET fits the database's integer (a
+# page number of 10**20 in a URL made SQLite raise OverflowError: found by the API fuzz).
+MAX_PAGE = 1_000_000
+
+
 def _page(page: int) -> int:
-    return max(1, page)
+    return min(max(1, page), MAX_PAGE)
 
 
 # -- wireless clocks --------------------------------------------------------------------------
@@ -90,7 +95,10 @@ def clock_line(row: Application, today: Today) -> ClockLine:
         conservative_date=row.conservative_date,
         shot_clock_date=row.shot_clock_date,
         days_left=days_between(today, row.conservative_date),
-        risk=clock_risk(row.status, row.conservative_date, row.risk_flagged, today),
+        # Colours follow the earliest reading (shot-clocks.md 8.1).
+        risk=clock_risk(
+            row.conservative_status or row.status, row.conservative_date, row.risk_flagged, today
+        ),
         planner_email=row.planner_email,
     )
 
@@ -100,6 +108,7 @@ _CLOCK_COLUMNS = (
     Application.site_address,
     Application.category,
     Application.status,
+    Application.conservative_status,
     Application.conservative_date,
     Application.shot_clock_date,
     Application.risk_flagged,

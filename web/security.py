@@ -1,5 +1,5 @@
 """Secrets: password hashes (argon2), random tokens stored only as their sha256, the
-signing key, and signed applicant-link tokens."""
+signing key, and signed applicant-link tokens. (Log-in throttling: web/login_throttle.py.)"""
 
 from __future__ import annotations
 
@@ -81,35 +81,3 @@ class Signer:
 
     def check_form_token(self, purpose: str, subject: str, given: str) -> bool:
         return hmac.compare_digest(self.form_token(purpose, subject), given or "")
-
-
-class LoginThrottle:
-    """Slows password guessing: after `limit` failed log-ins for one e-mail address within
-    `window_s` seconds, further attempts for it are refused until the window has passed.
-    In memory, per process: a restart forgets, which only helps a legitimate user."""
-
-    def __init__(self, limit: int = 5, window_s: float = 900.0) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._failures: dict[str, list[float]] = {}
-
-    def _recent(self, key: str, now: float) -> list[float]:
-        recent = [t for t in self._failures.get(key, []) if now - t < self.window_s]
-        self._failures[key] = recent
-        return recent
-
-    def blocked_for(self, email: str, now: float) -> float:
-        """Seconds until `email` may try again (0: now)."""
-        recent = self._recent(email.strip().lower(), now)
-        if len(recent) < self.limit:
-            return 0.0
-        return self.window_s - (now - recent[0])
-
-    def failed(self, email: str, now: float) -> None:
-        key = email.strip().lower()
-        self._recent(key, now).append(now)
-        if len(self._failures) > 10_000:  # bound memory against many made-up addresses
-            self._failures.pop(next(iter(self._failures)))
-
-    def succeeded(self, email: str) -> None:
-        self._failures.pop(email.strip().lower(), None)

@@ -37,6 +37,7 @@ with workflow.unsafe.imports_passed_through():
         CorrectionInput,
         DigestRequestInput,
         Evidence,
+        ImportConditionsInput,
         MilestoneSignoff,
         PlannedDatesInput,
         ProjectInput,
@@ -548,6 +549,42 @@ class ProjectWorkflow:
             input.department_key,
             self._info.milestones,
             KINDS,
+        )
+
+    @workflow.update
+    async def import_conditions(self, input: ImportConditionsInput) -> ActionResult:
+        """A further resolution's conditions join the project, after the ones it has."""
+        for c in input.conditions:
+            self._position[c.spec.number] = len(self._conditions)
+            self._conditions.append(c)
+            self._by_number[c.spec.number] = c
+            self._unsynced_numbers.add(c.spec.number)
+        self._log(
+            input.actor,
+            "imported",
+            None,
+            reason=input.resolution_title,
+            details={
+                "conditions": len(input.conditions),
+                "numbers": [c.spec.number for c in input.conditions],
+                "warnings": list(input.warnings),
+                "approved_on": input.approved_on,
+            },
+        )
+        for correction in input.corrections:
+            number = correction.split(" ", 1)[0].lstrip("#")
+            self._log(input.actor, "corrected_at_import", number, reason=correction)
+        self._dirty = True
+        return ActionResult(True, f"imported {len(input.conditions)} conditions")
+
+    @import_conditions.validator
+    def _validate_import(self, input: ImportConditionsInput) -> None:
+        self._refuse(
+            lifecycle.check_import,
+            list(self._by_number),
+            [c.spec.number for c in input.conditions],
+            input.actor,
+            self._info.milestones,
         )
 
     @workflow.update

@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
         LocalClosureInput,
         NonTollingEventInput,
         NoticeRequest,
+        RebaseInput,
         ResubmissionInput,
         ShotClockInput,
         TollingAgreementInput,
@@ -56,6 +57,9 @@ with workflow.unsafe.imports_passed_through():
 EVENTS_AFTER_APPLICATION = "events-recorded-after-their-application"
 # Patch id: a resubmission sends the applicant a letter with the new dates.
 RESUBMISSION_LETTER = "resubmission-letter"
+# Patch id (shot-clocks.md 8.1, 8.2): the risk flag, ClockStatus and the attorney's
+# notices follow the earliest reading. Histories from before it keep the literal path.
+CONSERVATIVE_READING = "conservative-reading-decides"
 
 # Re-exported: callers import these from here.
 __all__ = [
@@ -78,6 +82,13 @@ class ShotClockWorkflow:
         self._state = support.ClockState(input)
         self._dirty = True
         self._lock = asyncio.Lock()
+        self._conservative_path: bool | None = None
+
+    def _conservative(self) -> bool:
+        """Whether this run follows the conservative fields (asked once, then kept)."""
+        if self._conservative_path is None:
+            self._conservative_path = workflow.patched(CONSERVATIVE_READING)
+        return self._conservative_path
 
     # -- the main loop ------------------------------------------------------------------
 
@@ -92,6 +103,8 @@ class ShotClockWorkflow:
             clock = state.clock(now)
             if self._dirty:
                 self._dirty = False
+                if self._conservative():
+                    state.flag_risk(clock)
                 await self._sync(clock, record_events=state.first_run)
                 state.first_run = False
                 await self._announce_status(clock)
@@ -132,7 +145,9 @@ class ShotClockWorkflow:
             if record_events:
                 for event in self._state.events:
                     await self._record_event(event)
-        workflow.upsert_search_attributes(self._state.search_attributes(clock))
+        workflow.upsert_search_attributes(
+            self._state.search_attributes(clock, conservative=bool(self._conservative_path))
+        )
 
     async def _record_event(self, event: ClockEvent) -> None:
         await workflow.execute_activity(
@@ -158,7 +173,7 @@ class ShotClockWorkflow:
 
     async def _announce_status(self, clock: dict[str, Any]) -> None:
         """Tell the attorney once when the applicant's notices close the clock."""
-        notice = self._state.status_notice(clock)
+        notice = self._state.status_notice(clock, conservative=bool(self._conservative_path))
         if notice is not None:
             key, request = notice
             await self._send(request)
@@ -259,6 +274,22 @@ class ShotClockWorkflow:
     @add_local_closure.validator
     def _validate_local_closure(self, input: LocalClosureInput) -> None:
         self._state.check_local_closure(input.date)
+
+    @workflow.update
+    async def rebase(self, input: RebaseInput) -> ClockUpdateResult:
+        """Apply the current rule pack and calendar (an administrator's audited
+        correction): the ledger says what moved and why; alerts are planned anew."""
+        async with self._lock:
+            self._state.rebase(input, workflow.now())
+        self._dirty = True
+        return ClockUpdateResult(
+            event_id=f"rebase-{len(self._state.rebases)}",
+            clock=self._state.clock(workflow.now()),
+        )
+
+    @rebase.validator
+    def _validate_rebase(self, input: RebaseInput) -> None:
+        self._state.check_rebase(input, workflow.now())
 
     # -- queries --------------------------------------------------------------------------
 

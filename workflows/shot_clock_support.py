@@ -19,6 +19,7 @@ from models.shot_clock import (
     ApplicantNoticeInput,
     ApplicantUploadInput,
     ApplicationRecord,
+    CalendarSnapshot,
     ClockEvent,
     ClockSummary,
     DecisionInput,
@@ -26,6 +27,7 @@ from models.shot_clock import (
     IncompleteNoticeInput,
     NonTollingEventInput,
     NoticeRequest,
+    RebaseInput,
     ResubmissionInput,
     ShotClockInput,
     TollingAgreementInput,
@@ -33,7 +35,8 @@ from models.shot_clock import (
 )
 from rules.actions import ActionRefused, check_new_event
 from rules.alerts import Alert, local_today, plan_alerts
-from rules.packs import rule_pack
+from rules.calendars import CalendarLayers, HolidayDataError
+from rules.packs import Jurisdiction, RulePack, pack_from_data, rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
 from rules.timeline import TimelineError, parse_date, parse_timeline
 
@@ -58,8 +61,57 @@ APPLICANT_NOTICE_KINDS = (
 NON_TOLLING_KINDS = ("moratorium", "hearing_notice", "appeal")
 
 
+# What the earliest reading can say that puts the city at risk (8.1): the risk flag, the
+# dashboard and `clock list --at-risk` follow it.
+AT_RISK_STATUSES = frozenset({"expired", "deemed_granted", "deemed_approved", "decided_late"})
+DEEMED_STATUSES = ("deemed_granted", "deemed_approved")
+
+
 def workflow_id_for(application_id: str) -> str:
     return f"shot-clock-{application_id}"
+
+
+def frozen_calendar(
+    city: Jurisdiction, closures: list[tuple[str, str]] | None = None
+) -> CalendarSnapshot:
+    """The calendar and rule pack a clock opened now freezes (8.9): every layer of the
+    city as the data files say today, with its configured closure days and the closure
+    days stored in the database (`closures`: (ISO date, reason))."""
+    return CalendarSnapshot(
+        jurisdiction=city.key,
+        state=city.state,
+        time_zone=city.time_zone,
+        rule_pack=city.rule_pack,
+        local_holidays=list(city.local_closures),
+        layers=current_layers(city, closures).to_dict(),
+        pack_data=dict(rule_pack(city.rule_pack).data),
+    )
+
+
+def rebase_input(
+    city: Jurisdiction,
+    reason: str,
+    requested_by: str,
+    closures: list[tuple[str, str]] | None = None,
+    day: str = "",
+) -> RebaseInput:
+    """What `clock rebase` sends: the city's current pack and layers with the closure
+    days stored in the database, and why."""
+    return RebaseInput(
+        reason=reason,
+        requested_by=requested_by,
+        layers=current_layers(city, closures).to_dict(),
+        pack_data=dict(rule_pack(city.rule_pack).data),
+        date=day,
+    )
+
+
+def current_layers(
+    city: Jurisdiction, closures: list[tuple[str, str]] | None = None
+) -> CalendarLayers:
+    layers = city.calendar_layers()
+    extra = [(date.fromisoformat(day), reason) for day, reason in closures or []]
+    return layers.with_closures(extra) if extra else layers
 
 
 def _sa_date(value: str | None) -> datetime | None:
@@ -87,6 +139,15 @@ def search_attribute_updates(
 
 def is_closed(clock: dict[str, Any]) -> bool:
     return clock["status"] in TERMINAL_STATUSES
+
+
+def conservative_status(clock: dict[str, Any]) -> str:
+    return clock.get("conservative_status") or clock["status"]
+
+
+def at_risk(clock: dict[str, Any]) -> bool:
+    """Whether the earliest reading says the city has lost, or may lose, the clock."""
+    return conservative_status(clock) in AT_RISK_STATUSES
 
 
 # -- the event each planner action records (validators build the same event) ------------
@@ -164,6 +225,8 @@ class ClockState:
         self.sent: set[str] = set(input.sent_alert_keys)
         self.skipped: set[str] = set(input.skipped_alert_keys)
         self.risk = input.risk_flagged
+        self.rebases: list[dict[str, Any]] = list(input.rebases)
+        self._frozen: tuple[Any, ...] | None = None
         self.seq = input.event_sequence
         # A continued run already recorded its events; a first run numbers and records them.
         self.first_run = input.event_sequence == 0
@@ -180,14 +243,40 @@ class ClockState:
             skipped_alert_keys=sorted(self.skipped),
             risk_flagged=self.risk,
             event_sequence=self.seq,
+            rebases=list(self.rebases),
         )
 
     # -- the timeline and the rules ------------------------------------------------------
 
+    def frozen(self) -> tuple[RulePack | None, CalendarLayers | None]:
+        """The rule pack and calendar frozen at open (8.9) with the closure days added
+        since, parsed once and kept until a closure or a rebase changes them."""
+        cal = self.app.calendar
+        key = (
+            id(cal.layers),
+            id(cal.pack_data),
+            tuple(cal.local_holidays),
+        )
+        if self._frozen is None or self._frozen[0] != key:
+            pack = None if cal.pack_data is None else pack_from_data(cal.pack_data)
+            layers = None
+            if cal.layers is not None:
+                layers = CalendarLayers.from_dict(cal.layers).with_closures(
+                    (date.fromisoformat(d), "") for d in cal.local_holidays
+                )
+            self._frozen = (key, pack, layers)
+        return self._frozen[1], self._frozen[2]
+
+    def parse(self, raw: dict[str, Any]) -> Any:
+        pack, layers = self.frozen()
+        return parse_timeline(raw, pack=pack, calendar=layers)
+
     def base_timeline(self) -> dict[str, Any]:
+        frozen = self.app.calendar.layers is not None
         raw: dict[str, Any] = {
             "state": self.app.calendar.state,
-            "local_holidays": list(self.app.calendar.local_holidays),
+            # A frozen calendar already holds the closures (see frozen()).
+            "local_holidays": [] if frozen else list(self.app.calendar.local_holidays),
             "rule_pack": self.app.calendar.rule_pack,
             "events": [e.to_contract() for e in self.events],
         }
@@ -204,8 +293,28 @@ class ClockState:
         """The compute contract's output, as of `now`'s local day unless `as_of` is given."""
         raw = self.base_timeline()
         day = None if as_of is None else date.fromisoformat(as_of)
-        raw["as_of"] = (day or self.today(now)).isoformat()
-        return compute(parse_timeline(raw))
+        point = (day or self.today(now)).isoformat()
+        raw["as_of"] = point
+        # as_of is a point of view (8.7): the clock as it stood then.
+        raw["events"] = [e for e in raw["events"] if e["date"] <= point]
+        clock = compute(self.parse(raw))
+        if self.rebases:
+            lines = [r for r in self.rebases if r["date"] <= point]
+            clock["ledger"] = sorted(
+                [*clock["ledger"], *(self._rebase_line(r) for r in lines)],
+                key=lambda entry: entry["date"],
+            )
+        return clock
+
+    @staticmethod
+    def _rebase_line(record: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "date": record["date"],
+            "event": "rebase",
+            "effect": record["effect"],
+            "days": record.get("moved"),
+            "rule": "shot-clocks.md 8.9 (audited rebase)",
+        }
 
     def alerts(self, clock: dict[str, Any]) -> list[Alert]:
         return plan_alerts(
@@ -222,10 +331,91 @@ class ClockState:
 
     def check(self, event: ClockEvent, now: datetime) -> None:
         """Refuse (ValueError, the update's rejection) an event the rules forbid."""
+        pack, layers = self.frozen()
         try:
-            check_new_event(self.base_timeline(), event.to_contract(), self.today(now))
+            check_new_event(
+                self.base_timeline(),
+                event.to_contract(),
+                self.today(now),
+                pack=pack,
+                calendar=layers,
+            )
         except (ActionRefused, TimelineError) as refused:
             raise ValueError(str(refused)) from None
+
+    # -- rebase (8.9) ------------------------------------------------------------------
+
+    def check_rebase(self, input: RebaseInput, now: datetime) -> None:
+        """Refuse a rebase that cannot be applied (ValueError, the update's rejection)."""
+        if not input.reason.strip():
+            raise ValueError("reason: a rebase must say why (it goes into the ledger)")
+        if not input.requested_by.strip():
+            raise ValueError("requested_by: a rebase must name the administrator")
+        try:
+            layers = CalendarLayers.from_dict(input.layers, "layers")
+            pack = pack_from_data(input.pack_data)
+        except (HolidayDataError, ValueError) as err:
+            raise ValueError(str(err)) from None
+        if pack.key != self.app.calendar.rule_pack:
+            raise ValueError(
+                f"pack_data: the rule pack is '{pack.key}', this clock counts under "
+                f"'{self.app.calendar.rule_pack}'"
+            )
+        if input.date:
+            try:
+                parse_date(input.date, "date")
+            except TimelineError as err:
+                raise ValueError(str(err)) from None
+        clock = self.clock(now)
+        if is_closed(clock):
+            raise ValueError(f"the application is already closed ({clock['status']})")
+        del layers
+
+    def rebase(self, input: RebaseInput, now: datetime) -> dict[str, Any]:
+        """Apply the given data to this clock and record what moved, with the reason."""
+        before = self.clock(now)
+        old_pack, old_layers = self.frozen()
+        old_version = (
+            old_pack.version if old_pack else rule_pack(self.app.calendar.rule_pack).version
+        )
+        old_calendar = old_layers or self.parse(self.base_timeline()).calendar
+        self.app.calendar.layers = dict(input.layers)
+        self.app.calendar.pack_data = dict(input.pack_data)
+        self._frozen = None
+        new_pack, new_layers = self.frozen()
+        after = self.clock(now)
+        day = input.date or self.today(now).isoformat()
+        moved: list[str] = []
+        if new_pack is not None and new_pack.version != old_version:
+            moved.append(
+                f"rule pack {self.app.calendar.rule_pack} {old_version} -> {new_pack.version}"
+            )
+        if new_layers is not None:
+            start = date.fromisoformat(after["start_date"] or day)
+            end = start + timedelta(days=3 * 365)
+            reference = old_calendar if old_calendar is not None else new_layers
+            moved.extend(new_layers.changes_from(reference, start, end))
+        for field in ("shot_clock_date", "conservative_date", "status", "conservative_status"):
+            if before.get(field) != after.get(field):
+                moved.append(f"{field} {before.get(field)} -> {after.get(field)}")
+        shift = None
+        if before["conservative_date"] and after["conservative_date"]:
+            shift = (
+                date.fromisoformat(after["conservative_date"])
+                - date.fromisoformat(before["conservative_date"])
+            ).days
+        record = {
+            "date": day,
+            "requested_by": input.requested_by,
+            "reason": input.reason.strip(),
+            "moved": shift,
+            "effect": (
+                f"rebased on the current rules by {input.requested_by}: {input.reason.strip()}. "
+                + ("; ".join(moved) if moved else "nothing moved")
+            ),
+        }
+        self.rebases.append(record)
+        return record
 
     def append(self, event: ClockEvent) -> None:
         self.seq += 1
@@ -253,8 +443,20 @@ class ClockState:
     def event_record(self, event: ClockEvent) -> EventRecord:
         return EventRecord(application_id=self.app.application_id, event=event)
 
-    def search_attributes(self, clock: dict[str, Any]) -> list[SearchAttributeUpdate[Any]]:
-        return search_attribute_updates(clock, self.app.calendar.jurisdiction, self.risk)
+    def search_attributes(
+        self, clock: dict[str, Any], conservative: bool = False
+    ) -> list[SearchAttributeUpdate[Any]]:
+        """With `conservative`, ClockStatus and the risk flag follow the earliest reading."""
+        if not conservative:
+            return search_attribute_updates(clock, self.app.calendar.jurisdiction, self.risk)
+        view = dict(clock, status=conservative_status(clock))
+        risk = self.risk or at_risk(clock)
+        return search_attribute_updates(view, self.app.calendar.jurisdiction, risk)
+
+    def flag_risk(self, clock: dict[str, Any]) -> None:
+        """Raise the risk flag when the earliest reading says the city is at risk."""
+        if at_risk(clock):
+            self.risk = True
 
     def notice(
         self,
@@ -281,8 +483,9 @@ class ClockState:
         details = dict(alert.details)
         if alert.kind == "expiry_escalation":
             self.risk = True
+            timeline = self.parse(self.base_timeline())
             category = governing_category(
-                parse_timeline(self.base_timeline()), rule_pack(self.app.calendar.rule_pack)
+                timeline, timeline.pack or rule_pack(self.app.calendar.rule_pack)
             )
             details["remedy"] = expiry_remedy(category, self.app.calendar.state)
             to = [contacts.supervisor_email, contacts.attorney_email]
@@ -290,24 +493,48 @@ class ClockState:
         elif alert.kind == "judicial_review_reminder":
             to = [contacts.attorney_email, contacts.supervisor_email]
             cc = [contacts.planner_email]
+            details["status"] = conservative_status(clock)
+            details["reading"] = clock.get("conservative_reading", "")
         else:
             to, cc = [contacts.planner_email], []
         return self.notice(alert.key, alert.kind, to, cc, clock, details)
 
-    def status_notice(self, clock: dict[str, Any]) -> tuple[str, NoticeRequest] | None:
-        """The attorney's one notice when the applicant's notices close the clock."""
+    def status_notice(
+        self, clock: dict[str, Any], conservative: bool = False
+    ) -> tuple[str, NoticeRequest] | None:
+        """The attorney's one notice when the applicant's notices close the clock; with
+        `conservative`, also when they take effect only under the earliest reading (8.2):
+        the attorney and the planner are told at once that the notice may be effective."""
         status = clock["status"]
-        key = f"status:{status}"
-        if status not in ("deemed_granted", "deemed_approved") or key in self.sent:
-            return None
         contacts = self.app.contacts
+        key = f"status:{status}"
+        if status in DEEMED_STATUSES:
+            if key in self.sent:
+                return None
+            return key, self.notice(
+                key,
+                "deemed_status",
+                [contacts.attorney_email, contacts.supervisor_email],
+                [contacts.planner_email],
+                clock,
+                {"status": status},
+            )
+        earliest = conservative_status(clock)
+        key = f"status:conservative:{earliest}:{clock.get('judicial_review_deadline')}"
+        if not conservative or earliest not in DEEMED_STATUSES or key in self.sent:
+            return None
         return key, self.notice(
             key,
             "deemed_status",
-            [contacts.attorney_email, contacts.supervisor_email],
-            [contacts.planner_email],
+            [contacts.attorney_email, contacts.planner_email],
+            [contacts.supervisor_email],
             clock,
-            {"status": status},
+            {
+                "status": earliest,
+                "conservative": True,
+                "reading": clock.get("conservative_reading", ""),
+                "literal_status": status,
+            },
         )
 
     def event_notice(self, event: ClockEvent, clock: dict[str, Any]) -> NoticeRequest | None:

@@ -1,7 +1,7 @@
 """milestone progress on projects (the inboxes rank by it)
 
 Revision ID: 0008
-Revises: 0001
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | None = "0001"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

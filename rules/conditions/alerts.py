@@ -43,6 +43,7 @@ def condition_summary(c: ConditionState) -> dict[str, Any]:
         "department": c.department_key,
         "status": c.status,
         "gates": list(c.spec.gates),
+        "time_limits": [dict(t) for t in c.spec.time_limits],
         "submitted_at": c.submitted_at,
         "evidence": [
             {"description": e.description, "filename": e.filename, "submitted_at": e.submitted_at}

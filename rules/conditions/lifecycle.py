@@ -240,6 +240,29 @@ def check_sign_off(
         )
 
 
+IMPORT_ROLES = ("project_manager", "planning_manager", "admin")
+
+
+def check_import(
+    existing: Iterable[str], numbers: Sequence[str], actor: Actor, milestones: Sequence[str]
+) -> None:
+    """Conditions of a further resolution may join a project when none of their numbers is
+    taken (a number names one condition in the audit log, the pages and the links)."""
+    if actor.role not in IMPORT_ROLES:
+        raise ActionRefused(f"a {actor.role} cannot import conditions")
+    if not numbers:
+        raise ActionRefused("the resolution has no conditions to import")
+    taken = sorted(set(existing) & set(numbers), key=numbers.index)
+    if taken:
+        shown = ", ".join(f"#{n}" for n in taken[:8]) + (" ..." if len(taken) > 8 else "")
+        raise ActionRefused(
+            f"conditions {shown} are already in the project: import with a number prefix "
+            "(e.g. 'A-') so each keeps its own number"
+        )
+    if len(set(numbers)) != len(numbers):
+        raise ActionRefused("the resolution gives two conditions the same number")
+
+
 def check_correction(
     condition: ConditionState | None,
     number: str,

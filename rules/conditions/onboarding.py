@@ -15,6 +15,7 @@ from models.conditions import (
 )
 from rules.conditions import gates
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
+from rules.conditions.time_limits import TimeLimitSyntaxError, compact, parse_compact
 from rules.packs import Jurisdiction
 
 
@@ -29,7 +30,8 @@ def milestone_keys() -> list[str]:
 def apply_corrections(
     parsed: ParsedResolution, corrections: Mapping[str, Mapping[str, str]]
 ) -> tuple[list[str], dict[str, str]]:
-    """Apply staff corrections before import ({number: {"gates"|"kind"|"department": value}}).
+    """Apply staff corrections before import ({number: {"gates"|"kind"|"department"|
+    "time_limits": value}}; time limits in their short form, rules.conditions.time_limits).
 
     Returns one line per correction for the audit log, and the department overrides
     (the printed heading stays as printed)."""
@@ -66,9 +68,57 @@ def apply_corrections(
                     )
                 notes.append(f"#{number} department -> {value}")
                 departments[number] = value
+            elif name == "time_limits":
+                try:
+                    new_limits = parse_compact(value, spec.time_limits)
+                except TimeLimitSyntaxError as err:
+                    raise CorrectionError(f"--set {number}.time_limits: {err}") from None
+                before = "; ".join(compact(t) for t in spec.time_limits) or "none"
+                after = "; ".join(compact(t) for t in new_limits) or "none"
+                if before != after:
+                    notes.append(f"#{number} time limits {before} -> {after}")
+                    spec.time_limits = new_limits
             else:
-                raise CorrectionError(f"--set {number}.{name}: only gates, kind or department")
+                raise CorrectionError(
+                    f"--set {number}.{name}: only gates, kind, department or time_limits"
+                )
     return notes, departments
+
+
+def with_prefix(parsed: ParsedResolution, prefix: str) -> None:
+    """Number a further resolution's conditions apart from the project's ("A-1")."""
+    if not prefix:
+        return
+    for spec in parsed.conditions:
+        spec.number = f"{prefix}{spec.number}"
+        spec.related = [f"{prefix}{n}" for n in spec.related]
+
+
+def anchor_dates(spec: ConditionSpec, approved_on: str | None) -> ConditionSpec:
+    """The time limits with the date their anchor names, where the import knows it: the
+    `approval` is the resolution's adoption. Others are dated when they are recorded."""
+    limits = []
+    for limit in spec.time_limits:
+        limit = dict(limit)
+        if limit.get("anchor") == "approval" and approved_on:
+            limit["anchor_date"] = approved_on
+        limits.append(limit)
+    return replace(spec, gates=list(spec.gates), related=list(spec.related), time_limits=limits)
+
+
+def condition_states(
+    parsed: ParsedResolution,
+    department_overrides: Mapping[str, str] | None = None,
+    approved_on: str | None = None,
+) -> list[ConditionState]:
+    overrides = dict(department_overrides or {})
+    return [
+        ConditionState(
+            spec=anchor_dates(spec, approved_on),
+            department_key=overrides.get(spec.number) or _department(spec),
+        )
+        for spec in parsed.conditions
+    ]
 
 
 def new_project(
@@ -83,15 +133,10 @@ def new_project(
     department_overrides: Mapping[str, str] | None = None,
     notes: Sequence[str] = (),
     imported_by: str = "",
+    approved_on: str | None = None,
 ) -> ProjectInput:
-    overrides = dict(department_overrides or {})
-    conditions = [
-        ConditionState(
-            spec=replace(spec, gates=list(spec.gates), related=list(spec.related)),
-            department_key=overrides.get(spec.number) or _department(spec),
-        )
-        for spec in parsed.conditions
-    ]
+    approved_on = approved_on or parsed.adopted
+    conditions = condition_states(parsed, department_overrides, approved_on)
     contacts = [
         DepartmentContact(key, DEPARTMENTS[key], reviewer, head)
         for key, (reviewer, head) in city.departments.items()
@@ -112,6 +157,7 @@ def new_project(
         state=city.state,
         local_holidays=list(city.local_closures),
         milestones=milestone_keys(),
+        approved_on=approved_on,
     )
     return ProjectInput(
         info=info,

@@ -976,11 +976,15 @@ _ADOPTION_DATE = re.compile(
 )
 
 
-def _adopted(lines: Sequence[str]) -> str | None:
-    """The adoption (or decision) date from the adoption block or certification, ISO."""
+def _adopted(lines: Sequence[str], start: int = 0, end: int = 0) -> str | None:
+    """The adoption (or decision) date from the adoption block or certification, ISO: the
+    one right after the conditions first, then the nearest before them (a decision letter's
+    date), so a council packet with other resolutions gives this one's date."""
     from rules.conditions.time_limits import iso_date
 
-    for i, line in enumerate(lines):
+    order = [*range(end, min(len(lines), end + 60)), *range(min(start, len(lines)) - 1, -1, -1)]
+    for i in order:
+        line = lines[i]
         if not _ADOPTION_LINE.match(line):
             continue
         m = _ADOPTION_DATE.search(" ".join(lines[i : i + 2])[:300])
@@ -1041,7 +1045,7 @@ def parse_resolution(text: str, milestones: MilestoneSet | None = None) -> Parse
                 f"listed as unspecified{hint}"
             )
     return ParsedResolution(
-        title=title, conditions=specs, warnings=warnings, adopted=_adopted(lines)
+        title=title, conditions=specs, warnings=warnings, adopted=_adopted(lines, start, end)
     )
 
 

@@ -18,7 +18,7 @@ in the condition's words, with "adoption", "the effective date" and "this approv
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from rules.conditions.gates import search_text
@@ -281,3 +281,108 @@ def describe(limit: dict[str, Any]) -> str:
         each = f" of {months} months" if months else ""
         line += f" ({count} extension{'s' if count != 1 else ''}{each})"
     return line
+
+
+class TimeLimitSyntaxError(ValueError):
+    """A corrected time limit that cannot be read; the message shows the form to use."""
+
+
+KINDS = ("expiry", "term", "until", "due")
+_COMPACT = re.compile(
+    r"^(?P<kind>expiry|term|due)\s+(?P<n>\d{1,4})\s+(?P<unit>days?|months?|years?)"
+    r"(?:\s+(?:after|from)\s+(?P<anchor>[a-z][a-z_-]*))?"
+    r"(?:\s*\+\s*(?P<count>\d{1,2})\s*[x\u00d7]\s*(?P<each>\d{1,3})\s*months?)?$"
+    r"|^until\s+(?P<until>\d{4}-\d{2}-\d{2})$",
+    re.I,
+)
+COMPACT_FORM = (
+    "'expiry 24 months after approval +1x12 months', 'term 60 months', "
+    "'due 30 days after invoice', 'until 2027-12-31' (several separated by ';', 'none' for none)"
+)
+
+
+def compact(limit: dict[str, Any]) -> str:
+    """The short form staff read and correct: "expiry 24 months after approval +1x12 months"."""
+    if limit.get("kind") == "until":
+        return f"until {limit.get('until')}"
+    if limit.get("months") is not None:
+        period = f"{limit['months']} months"
+    else:
+        period = f"{limit.get('days') or 0} days"
+    out = f"{limit.get('kind')} {period}"
+    if limit.get("anchor") and limit.get("kind") != "term":
+        out += f" after {limit['anchor']}"
+    ext = limit.get("extensions")
+    if ext and ext.get("months"):
+        out += f" +{ext.get('count') or 1}x{ext['months']} months"
+    return out
+
+
+def parse_compact(text: str, previous: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:  # type: ignore[assignment]
+    """Time limits from their short forms (see COMPACT_FORM); a limit that is unchanged keeps
+    the words it was read from, a new one says it was entered by staff."""
+    text = text.strip()
+    if not text or text.lower() in ("none", "-"):
+        return []
+    kept = {compact(p): p for p in previous}
+    out: list[dict[str, Any]] = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        m = _COMPACT.match(" ".join(part.split()))
+        if not m:
+            raise TimeLimitSyntaxError(f"cannot read the time limit {part!r}; write {COMPACT_FORM}")
+        limit: dict[str, Any]
+        if m.group("until"):
+            try:
+                until = date.fromisoformat(m.group("until")).isoformat()
+            except ValueError:
+                raise TimeLimitSyntaxError(f"{m.group('until')!r} is not a date") from None
+            limit = {"kind": "until", "until": until, "anchor": None, "extensions": None}
+        else:
+            kind = m.group("kind").lower()
+            period = _period(m.group("n"), m.group("unit").lower())
+            anchor = (m.group("anchor") or "").lower() or ("approval" if kind == "term" else None)
+            if kind in ("expiry", "due") and not anchor:
+                raise TimeLimitSyntaxError(
+                    f"{part!r}: say what it counts from ('... after approval')"
+                )
+            ext = None
+            if m.group("count"):
+                ext = {"count": int(m.group("count")), "months": int(m.group("each"))}
+            limit = {"kind": kind, **period, "anchor": anchor, "extensions": ext}
+        same = kept.get(compact(limit))
+        limit["text"] = same["text"] if same else "entered by staff at import"
+        out.append(limit)
+    return out
+
+
+def add_months(start: date, months: int) -> date:
+    """The same day of the month `months` later, clamped to the month's end (permit-clocks.md
+    §2 `months`: 2024-02-29 + 12 months is 2025-02-28)."""
+    month0 = start.month - 1 + months
+    year, month = start.year + month0 // 12, month0 % 12 + 1
+    following = date(year + (month == 12), month % 12 + 1, 1)
+    last = (following - timedelta(days=1)).day
+    return date(year, month, min(start.day, last))
+
+
+def ends_on(limit: dict[str, Any], anchor_date: str | None = None) -> str | None:
+    """When the limit runs out, if its anchor's date is known: months by the `months`
+    convention, days counted from the day after the anchor. Expirations and terms do not
+    roll; a `due` date on a weekend or holiday may move to the next business day under
+    CCP 12, so this is the earliest reading."""
+    if limit.get("kind") == "until":
+        return limit.get("until")
+    anchor = anchor_date or limit.get("anchor_date")
+    if not anchor:
+        return None
+    try:
+        start = date.fromisoformat(str(anchor))
+    except ValueError:
+        return None
+    if limit.get("months") is not None:
+        return add_months(start, int(limit["months"])).isoformat()
+    if limit.get("days") is not None:
+        return (start + timedelta(days=int(limit["days"]))).isoformat()
+    return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -41,12 +42,21 @@ def _iso(d: date | None) -> str | None:
 
 
 def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
-    """Events in date order; same-day events in the order the rules need them
-    (start, answer, restart, pause, resume, extension, completion, end), so a result
-    never depends on the order of the input."""
+    """The rule's own events in date order; same-day events in the order the rules need
+    them (start, answer, restart, pause, resume, extension, completion, end), so a
+    result never depends on the order of the input."""
+    ranks = _ranks(rule.id)
+    own = [e for e in events if e.type in ranks]
+    if len(own) > 1:
+        own.sort(key=lambda e: (e.date, ranks[e.type], e.index))
+    return own
 
-    def rank(e: PermitEvent) -> int:
-        kind = e.type
+
+@lru_cache(maxsize=256)
+def _ranks(rule_id: str) -> Mapping[str, int]:
+    rule = PERMIT_RULES[rule_id]
+
+    def rank(kind: str) -> int:
         if kind in rule.start.events and kind not in rule.start.restart:
             return 0
         if rule.met_by.get(kind) == "answers":
@@ -67,24 +77,30 @@ def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
             return 8
         return 7
 
-    return sorted(events, key=lambda e: (e.date, rank(e), e.index))
+    return {kind: rank(kind) for kind in rule.own_events}
 
 
 def _readings(
     rule: Rule, events: Sequence[PermitEvent], starts: Sequence[StartCandidate]
-) -> list[Reading]:
+) -> tuple[Reading, ...]:
+    ext = rule.extensions
+    alternative = bool(ext and ext.alternative_base and any(e.type == ext.grant for e in events))
+    return _reading_grid(rule.id, alternative, tuple(s.label for s in starts) or ("literal",))
+
+
+@lru_cache(maxsize=1024)
+def _reading_grid(rule_id: str, alternative: bool, labels: tuple[str, ...]) -> tuple[Reading, ...]:
+    rule = PERMIT_RULES[rule_id]
     rolls = ["literal"]
     if rule.period.counting in ("ccp12", "business_days"):
         rolls.append("conservative")
     if "unrolled" in rule.readings and rule.period.counting == "ccp12":
         rolls.append("unrolled")
     bases = ["literal"]
-    ext = rule.extensions
-    if ext is not None and ext.alternative_base and any(e.type == ext.grant for e in events):
-        bases.append("alternative")
-    labels = [s.label for s in starts] or ["literal"]
+    if alternative and rule.extensions is not None:
+        bases.append(f"extension_from_{rule.extensions.alternative_base}")
     combos = [Reading(r, b, s) for r, b, s in product(rolls, bases, labels)]
-    return sorted(combos, key=lambda r: r.switches)
+    return tuple(sorted(combos, key=lambda r: r.switches))
 
 
 def _describe(reading: Reading, rule: Rule, starts: Mapping[str, StartCandidate]) -> str:
@@ -108,13 +124,45 @@ def _run(
     as_of: date | None,
     reading: Reading,
     chained: bool,
-    start: date | None,
+    candidate: StartCandidate | None,
 ) -> Pass:
-    p = Pass(rule, facts, calendar, reading, as_of, chained=chained, chained_start=start)
+    start = None if candidate is None else candidate.date
+    p = Pass(
+        rule,
+        facts,
+        calendar,
+        reading,
+        as_of,
+        chained=chained,
+        chained_start=start,
+        keep_ledger=reading.switches == 0,
+    )
     for event in events:
         p.apply(event)
     p.finish()
     return p
+
+
+def _closure_matters(
+    calendar: PermitCalendar,
+    events: Sequence[PermitEvent],
+    passes: Sequence[Pass],
+    starts: Sequence[StartCandidate],
+    as_of: date | None,
+) -> bool:
+    """Whether a one-off closure falls where it could move a date: between the first
+    event (or chained start) and the latest deadline the literal passes reached. The
+    conservative calendar only drops closures, so outside that window it changes
+    nothing and its passes need not run."""
+    closures = calendar.closures
+    if not closures:
+        return False
+    firsts = [e.date for e in events[:1]] + [s.date for s in starts if s.date is not None]
+    lasts = [p.latest for p in passes if p.latest is not None] + [as_of] * (as_of is not None)
+    if not firsts or not lasts:
+        return True
+    low, high = min(firsts), max(lasts)
+    return any(low <= day <= high for day in closures)
 
 
 def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[StartCandidate]:
@@ -128,11 +176,11 @@ def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[Start
         consequence, _ = p.consequence()
         if chain.start == "expiry":
             if p.state == "lapsed" and p.terminated is None:
-                options.append((label, text, p.effective_due()))  # type: ignore[arg-type]
+                options.append((label, text, p.final))  # type: ignore[arg-type]
         elif p.completion is not None and p.state in ("met", "met_late"):
             options.append((label, text, p.completion))
         elif p.state == "lapsed" and p.terminated is None and consequence == "deemed_complete":
-            due = p.effective_due()
+            due = p.final
             assert due is not None and p.nominal is not None
             options.append((label, text, due))
             for kind in chain.deemed_starts:
@@ -157,26 +205,40 @@ def _result(
     rule_version: str | None = None,
     sink: list[Issue] | None = None,
 ) -> dict[str, Any]:
-    own = _order([e for e in events if e.type in rule.own_events], rule)
-    by_label = {s.label: s for s in starts}
-    passes: list[Pass] = []
-    for reading in _readings(rule, own, starts):
-        start = by_label[reading.start].date if reading.start in by_label else None
-        passes.append(_run(rule, facts, own, calendar, as_of, reading, chained, start))
+    own = _order(events, rule)
+    by_label = {s.label: s for s in starts} if starts else {}
+    readings = _readings(rule, own, starts)
+    passes = [
+        _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+        for r in readings
+        if r.roll != "conservative"
+    ]
+    # Without a closure in reach both calendars give the same dates: skip those passes.
+    if len(passes) < len(readings) and _closure_matters(calendar, own, passes, starts, as_of):
+        # Dates only move earlier with an earlier start or fewer closed days, so the
+        # conservative calendar is combined with the earliest chained start only.
+        dated = [c for c in starts if c.date is not None]
+        first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
+        passes += [
+            _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+            for r in readings
+            if r.roll == "conservative" and r.start in (first, "literal")
+        ]
+        passes.sort(key=lambda p: p.reading.switches)
     literal = passes[0]
     if sink is not None:
         sink.extend(literal.issues)
-    dated = [p for p in passes if p.effective_due() is not None]
-    earliest = min(dated, key=lambda p: p.effective_due()) if dated else literal  # type: ignore[arg-type,return-value]
-    if literal.effective_due() is not None and earliest.effective_due() == literal.effective_due():
-        earliest = literal
+    earliest = literal
+    for p in passes[1:]:
+        if p.final is not None and (earliest.final is None or p.final < earliest.final):
+            earliest = p
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {(_iso(literal.effective_due()), literal.status, consequence)}
+    seen = {(_iso(literal.final), literal.final_status, consequence)}
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = (_iso(p.effective_due()), p.status, alt_consequence)
+        key = (_iso(p.final), p.final_status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -184,8 +246,8 @@ def _result(
             {
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
-                "due_date": _iso(p.effective_due()),
-                "status": p.status,
+                "due_date": _iso(p.final),
+                "status": p.final_status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
                 "consequence_citation": alt_citation,
@@ -201,8 +263,8 @@ def _result(
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = _iso(literal.pending_request)
-        can_ask = literal.status == "running" and extensions["left"] != 0
-        extensions["request_by"] = _iso(earliest.effective_due()) if can_ask else None
+        can_ask = literal.final_status == "running" and extensions["left"] != 0
+        extensions["request_by"] = _iso(earliest.final) if can_ask else None
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
     if rule.provisional:
@@ -210,7 +272,7 @@ def _result(
     for note in provisional_notes:
         warnings.append(f"provisional: {note}")
     versions = rule.consequence.versions
-    due = literal.effective_due()
+    due = literal.final
     if versions and literal.start_date is not None and due is not None:
         for version in versions:
             edge = version.due_from
@@ -236,10 +298,10 @@ def _result(
         "counting": rule.period.counting,
         "start_date": _iso(literal.start_date),
         "due_date": _iso(due),
-        "conservative_date": _iso(earliest.effective_due()),
+        "conservative_date": _iso(earliest.final),
         "hard_stop": _iso(literal.hard_stop),
-        "status": literal.status,
-        "conservative_status": earliest.status,
+        "status": literal.final_status,
+        "conservative_status": earliest.final_status,
         "consequence": consequence,
         "consequence_text": rule.consequence.text
         if consequence == rule.consequence.default

@@ -19,9 +19,15 @@ Pause = tuple[date, date]  # (paused, resumed): days after `paused` up to `resum
 
 
 class DaySet(Protocol):
-    """Answers "why is this day not a working day?" (None when it is one)."""
+    """Working days: why a day is closed, and counting over the working days."""
 
     def reason(self, d: date) -> str | None: ...
+
+    def add(self, start: date, n: int) -> date: ...
+
+    def count(self, start: date, end: date) -> int: ...
+
+    def back(self, end: date, n: int) -> date: ...
 
 
 def add_months(start: date, months: int) -> date:
@@ -65,43 +71,26 @@ def roll_forward(d: date, closed: DaySet) -> tuple[date, list[tuple[date, str]]]
 
 
 def add_business_days(start: date, days: int, closed: DaySet, pauses: Sequence[Pause] = ()) -> date:
-    """The `days`-th working day after `start` (no further roll); days inside a
+    """The `days`-th working day after `start` (no further roll); working days inside a
     pause (after the pause day, up to and including the resume day) don't count."""
-    d = start
-    remaining = days
-    spans = sorted(pauses)
-    while remaining > 0:
-        d += ONE_DAY
-        if closed.reason(d) is not None:
-            continue
-        if any(paused < d <= resumed for paused, resumed in spans):
-            continue
-        remaining -= 1
-    return d
+    anchor, remaining = start, days
+    for paused, resumed in sorted(pauses):
+        if paused >= anchor:
+            counted = closed.count(anchor, paused)
+            if counted >= remaining:
+                break
+            remaining -= counted
+        anchor = max(anchor, resumed)
+    return closed.add(anchor, remaining)
 
 
 def business_days_between(start: date, end: date, closed: DaySet) -> int:
     """Working days in (start, end]; negative (days in (end, start]) when end < start."""
-    if end == start:
-        return 0
-    sign = 1
-    if end < start:
-        start, end, sign = end, start, -1
-    count = 0
-    d = start
-    while d < end:
-        d += ONE_DAY
-        if closed.reason(d) is None:
-            count += 1
-    return sign * count
+    if end >= start:
+        return closed.count(start, end)
+    return -closed.count(end, start)
 
 
 def subtract_business_days(end: date, days: int, closed: DaySet) -> date:
     """The working day that is `days` working days before `end`."""
-    d = end
-    remaining = days
-    while remaining > 0:
-        d -= ONE_DAY
-        if closed.reason(d) is None:
-            remaining -= 1
-    return d
+    return closed.back(end, days)

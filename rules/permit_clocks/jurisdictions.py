@@ -52,9 +52,11 @@ def permit_jurisdiction(key: Any) -> PermitJurisdiction:
     return PERMIT_JURISDICTIONS[key]
 
 
+@lru_cache(maxsize=256)
 def base_layers(jurisdiction: str | None, state: str | None) -> CalendarLayers:
-    """The jurisdiction's layers as the data files say now; without a jurisdiction,
-    the state's layers (for California, the CCP 135 judicial holidays count)."""
+    """The jurisdiction's layers as the data files say now (read once at import, so
+    cached per process); without a jurisdiction, the state's layers (for California,
+    the CCP 135 judicial holidays count)."""
     if jurisdiction is not None:
         return JURISDICTIONS[jurisdiction].calendar_layers()
     return jurisdiction_layers(state)

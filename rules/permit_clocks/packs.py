@@ -2,7 +2,7 @@
 
 A pack (rules/data/permit_packs/<key>.json) holds the rules of one source of law:
 `california` (state statutes), `building` (the CBC 105.5 model) or a city's own pack
-(e.g. `cotati`, with seed line citations). The record shape is documented in
+(with its seed line citations). The record shape is documented in
 docs/permit-clocks.md; `_rule()` below is its validator, so a malformed pack fails
 the import loudly instead of computing a wrong deadline. Loaded once at import, so
 workflow code (importing this through the sandbox's pass-through) never reads files.
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -76,9 +77,11 @@ class Period:
     cases: tuple[Case, ...] = ()
     plus_fact: str | None = None  # e.g. ordinance_months added to the amount
 
-    @property
-    def unit(self) -> str:
-        return {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+    unit: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        unit = {"ccp12": "days", "days": "days"}.get(self.counting, self.counting)
+        object.__setattr__(self, "unit", unit)
 
 
 @dataclass(frozen=True)
@@ -220,8 +223,8 @@ class Rule:
     def rule_version(self) -> str:
         return f"{self.pack}@{self.version}"
 
-    @property
-    def own_events(self) -> tuple[str, ...]:
+    @cached_property
+    def own_events(self) -> frozenset[str]:
         """Every event type this rule (not its chain) acts on."""
         names: list[str] = [*self.start.events, *self.start.restart, *self.met_by]
         if self.items is not None:
@@ -236,7 +239,7 @@ class Rule:
         names += [t.event for t in self.terminators]
         names += [v.requires_event for v in self.consequence.versions if v.requires_event]
         names += [*self.also_takes, "withdrawn"]
-        return tuple(dict.fromkeys(names))
+        return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,7 @@ class Pack:
     key: str
     name: str
     version: str
-    kind: str  # "state", "building" or "local"
+    kind: str  # "state", "building", "local" or "conditions"
     state: str | None
     citation: str
     rules: Mapping[str, Rule]
@@ -340,9 +343,13 @@ def _period(raw: Any, where: str) -> Period:
         cases.append(
             Case(_conds(case.get("when"), f"{at}.when"), _positive(case, "amount", at, True))
         )
+    # A period read wholly from a fact (a condition's own "24 months") has amount 0.
+    amount = _need(raw, "amount", int, where)
+    if amount < 0 or (amount == 0 and raw.get("plus_fact") is None):
+        raise PackError(f"{where}.amount: must be positive")
     return Period(
         counting=counting,
-        amount=_positive(raw, "amount", where, True) or 0,
+        amount=amount,
         cases=tuple(cases),
         plus_fact=_opt(raw, "plus_fact", str, where),
     )
@@ -648,8 +655,8 @@ def _pack(raw: Any, source: str) -> Pack:
     key = _need(raw, "key", str, source)
     version = _need(raw, "version", str, source)
     kind = _need(raw, "kind", str, source)
-    if kind not in ("state", "building", "local"):
-        raise PackError(f"{source}.kind: must be 'state', 'building' or 'local'")
+    if kind not in ("state", "building", "local", "conditions"):
+        raise PackError(f"{source}.kind: must be 'state', 'building', 'local' or 'conditions'")
     rules: dict[str, Rule] = {}
     for i, r in enumerate(_need(raw, "rules", list, source)):
         rule = _rule(r, key, version, f"{source}: rules[{i}]")

@@ -37,12 +37,15 @@ class Reading:
     and (for a chained clock) which day the parent's completion is taken to be."""
 
     roll: str = "literal"  # "literal", "conservative" or "unrolled"
-    ext_base: str = "literal"  # "literal" or "alternative"
+    ext_base: str = "literal"  # "literal" or "extension_from_<alternative base>"
     start: str = "literal"  # label of a chained start candidate
+    switches: int = field(init=False, compare=False)
+    label: str = field(init=False, compare=False)
 
-    @property
-    def switches(self) -> int:
-        return sum(v != "literal" for v in (self.roll, self.ext_base, self.start))
+    def __post_init__(self) -> None:
+        parts = [v for v in (self.roll, self.ext_base, self.start) if v != "literal"]
+        object.__setattr__(self, "switches", len(parts))
+        object.__setattr__(self, "label", "+".join(parts) or "literal")
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,18 @@ def _plural(n: int, unit: str) -> str:
 def _cond_holds(cond: Cond, facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
     if cond.source == "fact":
         return cond.holds(facts.get(cond.name))
-    return event is not None and cond.holds(event.field(cond.name))
+    return event is not None and cond.holds(getattr(event, cond.name, None))
 
 
-@dataclass
+def _all_hold(conds: tuple[Cond, ...], facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
+    # A loop, not all(<genexpr>): this runs for every period case of every pass.
+    for cond in conds:  # noqa: SIM110
+        if not _cond_holds(cond, facts, event):
+            return False
+    return True
+
+
+@dataclass(slots=True)
 class Pass:
     rule: Rule
     facts: Mapping[str, Any]
@@ -79,6 +90,12 @@ class Pass:
     as_of: date | None
     chained: bool = False
     chained_start: date | None = None
+    keep_ledger: bool = True
+    latest: date | None = None  # the latest deadline this pass counted (closure window)
+    final: date | None = None  # the deadline once every event is applied (see finish)
+    final_status: str = "awaiting_start"
+    _ccp12: Any = None
+    _business: Any = None
     ledger: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     provisional_notes: list[str] = field(default_factory=list)
@@ -109,6 +126,8 @@ class Pass:
     # ----------------------------------------------------------------- helpers
 
     def line(self, when: date, event: str, effect: str, days: int | None, rule: str) -> None:
+        if not self.keep_ledger:
+            return  # an alternative reading: only its dates and status are reported
         self.ledger.append(
             {
                 "date": when.isoformat(),
@@ -122,10 +141,7 @@ class Pass:
 
     @property
     def reading_label(self) -> str:
-        parts = [v for v in (self.reading.roll, self.reading.ext_base) if v != "literal"]
-        if self.reading.start != "literal":
-            parts.append(self.reading.start)
-        return "+".join(parts) or "literal"
+        return self.reading.label
 
     def refuse(self, event: PermitEvent, message: str) -> None:
         self.issues.append(Issue(event.index, "refuse", message))
@@ -135,8 +151,17 @@ class Pass:
         self.issues.append(Issue(-1 if event is None else event.index, "warn", message))
 
     def closed(self, convention: str) -> Any:
-        reading = "conservative" if self.reading.roll == "conservative" else "literal"
-        return self.calendar.closed(convention, reading)
+        if convention == "ccp12":
+            if self._ccp12 is None:
+                self._ccp12 = self.calendar.closed(convention, self._calendar_reading)
+            return self._ccp12
+        if self._business is None:
+            self._business = self.calendar.closed(convention, self._calendar_reading)
+        return self._business
+
+    @property
+    def _calendar_reading(self) -> Any:
+        return "conservative" if self.reading.roll == "conservative" else "literal"
 
     def period_amount(self, event: PermitEvent | None) -> tuple[int, str]:
         """The period for this start: the first case whose conditions hold, plus any
@@ -144,8 +169,10 @@ class Pass:
         period = self.rule.period
         amount, note = period.amount, ""
         for case in period.cases:
-            if all(_cond_holds(c, self.facts, event) for c in case.when):
+            if _all_hold(case.when, self.facts, event):
                 amount = case.amount
+                if not self.keep_ledger:
+                    break
                 note = ", ".join(
                     f"{event.field(c.name)}" if c.source == "field" and event else c.describe()
                     for c in case.when
@@ -155,9 +182,11 @@ class Pass:
             extra = int(self.facts.get(period.plus_fact) or 0)
             if extra:
                 amount += extra
-                note = f"{period.amount} + {extra} ({self.rule.facts[period.plus_fact].label})"
+                label = self.rule.facts[period.plus_fact].label
+                note = f"{period.amount} + {extra} ({label})" if period.amount else label
         if (
             not note
+            and self.keep_ledger
             and "units" in self.facts
             and any(c.name == "units" for case in period.cases for c in case.when)
         ):
@@ -166,6 +195,11 @@ class Pass:
 
     def count(self) -> None:
         """Recompute the current deadline from the phase (anchor, amount, pauses)."""
+        self._count()
+        if self.due is not None and (self.latest is None or self.due > self.latest):
+            self.latest = self.due
+
+    def _count(self) -> None:
         assert self.anchor is not None
         counting = self.counting
         if counting == "business_days":
@@ -183,7 +217,7 @@ class Pass:
             self.due = self.nominal
             return
         self.due, skipped = roll_forward(self.nominal, self.closed("ccp12"))
-        if skipped:
+        if skipped and self.keep_ledger:
             why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
             self.line(
                 self.nominal,
@@ -199,6 +233,13 @@ class Pass:
         due = self.due
         if due is None or self.open_pause is not None:
             return None  # while paused the deadline is not known yet
+        if (
+            self.companion_until is None
+            and self.pending_request is None
+            and self.denied_on is None
+            and self.hard_stop is None
+        ):
+            return due
         if self.companion_until is not None and self.companion_until > due:
             due = self.companion_until
         ext = self.rule.extensions
@@ -216,6 +257,8 @@ class Pass:
         self.pauses, self.open_pause = [], None
         at = len(self.ledger)
         self.count()
+        if not self.keep_ledger:
+            return
         unit = self.rule.period.unit
         how = " under CCP 12" if self.counting == "ccp12" else ""
         extra = f" ({note})" if note else ""
@@ -613,6 +656,13 @@ class Pass:
             )
             return
         if event.type == ext.request:
+            if ext.max_total_months is not None and self.ext_months >= ext.max_total_months:
+                self.refuse(
+                    event,
+                    f"no extension left: {ext.citation} allows {ext.max_total_months} months "
+                    "in all, already granted",
+                )
+                return
             if self.pending_request is not None:
                 self.refuse(
                     event,
@@ -667,7 +717,7 @@ class Pass:
             )
             return
         base_kind = ext.base
-        if self.reading.ext_base == "alternative" and ext.alternative_base:
+        if self.reading.ext_base != "literal" and ext.alternative_base:
             base_kind = ext.alternative_base
         base = {
             "event_date": event.date,
@@ -753,6 +803,8 @@ class Pass:
         self.finish_pause()
         if self.as_of is not None:
             self.check_lapse(self.as_of)
+        self.final = self.effective_due()
+        self.final_status = self.status
 
     @property
     def status(self) -> str:

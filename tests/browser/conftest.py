@@ -24,12 +24,18 @@ from tests.browser.harness import (
     RunningStack,
     running_stack,
 )
+from tests.real_parts import missing
 
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (scripts/system-packages)")
+        pytest.skip(
+            missing(
+                "Chromium",
+                f"{CHROMIUM} is missing: install Debian's chromium (scripts/system-packages)",
+            )
+        )
     with running_stack(tmp_path_factory.mktemp("browser-stack")) as running:
         yield running
 

@@ -110,6 +110,7 @@ def test_a_shot_clock_timeline_still_computes() -> None:
             "does not take the event 'ceqa'",
         ),
         ('{"rule": "ca_psa_decision", "events": [', "input", "not valid JSON"),
+        ('{"rule": "ca_psa_decision", "rule": "cotati_ltp_term"}', "rule", "appears twice"),
     ],
 )
 def test_invalid_input_exits_2_naming_the_field(text: str, field: str, words: str) -> None:

@@ -32,11 +32,14 @@ from tests.faults.stack import (
     statuses,
     wait_for,
 )
+from tests.real_parts import missing
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(find_pg_bin_dir() is None, reason="no PostgreSQL server installed"),
+    pytest.mark.skipif(
+        find_pg_bin_dir() is None, reason=missing("PostgreSQL", "no PostgreSQL server installed")
+    ),
 ]
 
 OUTAGE_SECONDS = 8.0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from stack.postgres import PostgresCluster, create_database_at, drop_database_at, find_pg_bin_dir
+from tests.real_parts import missing
 
 
 @pytest.fixture(scope="session")
@@ -36,7 +37,12 @@ def any_database_url(
         yield f"sqlite:///{tmp_path / 'clearance.db'}"
         return
     if migration_server_url is None:
-        pytest.skip("no PostgreSQL server installed: the migrations are checked on SQLite only")
+        pytest.skip(
+            missing(
+                "PostgreSQL",
+                "no PostgreSQL server installed: the migrations are checked on SQLite only",
+            )
+        )
     name = f"migrate_{uuid.uuid4().hex[:20]}"
     url = create_database_at(migration_server_url, name)
     yield url

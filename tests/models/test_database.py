@@ -12,9 +12,12 @@ from sqlalchemy import inspect, select
 from models.database import current_revision, head_revision, make_engine, upgrade_schema
 from models.schema import Application
 from stack.postgres import PostgresCluster, find_pg_bin_dir
+from tests.real_parts import missing
 
 
-@pytest.mark.skipif(find_pg_bin_dir() is None, reason="no PostgreSQL server installed")
+@pytest.mark.skipif(
+    find_pg_bin_dir() is None, reason=missing("PostgreSQL", "no PostgreSQL server installed")
+)
 def test_pooled_connections_survive_a_database_restart(tmp_path: Path) -> None:
     with PostgresCluster(tmp_path / "pg") as cluster:
         engine = make_engine(cluster.create_database("restarted"))

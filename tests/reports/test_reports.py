@@ -424,6 +424,10 @@ def test_audit_export_is_in_time_order(engine: Engine) -> None:
         "condition_number",
         "reason",
         "details",
+        # Its link in the project's hash chain (tests/reports/test_audit_verify.py).
+        "seq",
+        "prev_hash",
+        "entry_hash",
     }
 
 

@@ -16,10 +16,14 @@ import pytest
 
 from settings import PROJECT_ROOT
 from stack.postgres import PostgresCluster, ensure_server_user, find_pg_bin_dir
+from tests.real_parts import missing
 
 pytestmark = pytest.mark.skipif(
     find_pg_bin_dir() is None,
-    reason="no PostgreSQL server installed (initdb not on PATH nor in /usr/lib/postgresql)",
+    reason=missing(
+        "PostgreSQL",
+        "no PostgreSQL server installed (initdb not on PATH nor in /usr/lib/postgresql)",
+    ),
 )
 
 

@@ -259,6 +259,21 @@ def test_links_and_reads(browser: Browser, stack: Stackish) -> None:
     assert browser.api(PM, "GET", "/api/v1/queues/nowhere").status_code == 404
 
 
+def test_rebase_is_for_administrators_and_audited(browser: Browser, stack: Stackish) -> None:
+    # shot-clocks.md 8.9: an explicit, audited rebase applies the current data.
+    app_id = stack.new_clock("macro_collocation", days_ago=10)
+    path = f"/api/v1/applications/{app_id}/rebase"
+    refused = browser.api(PM, "POST", path, {"reason": "the calendar was corrected"})
+    assert refused.status_code == 403, refused.text
+    empty = browser.api(ADMIN, "POST", path, {"reason": "  "})
+    assert empty.status_code == 400 and "reason" in empty.text
+    done = browser.api(ADMIN, "POST", path, {"reason": "the calendar was corrected"})
+    assert done.status_code == 200, done.text
+    assert done.json()["event_id"] == "rebase-1"
+    (line,) = [e for e in done.json()["clock"]["ledger"] if e["event"] == "rebase"]
+    assert ADMIN in line["effect"] and "the calendar was corrected" in line["effect"]
+
+
 def test_openapi_lists_every_action(browser: Browser) -> None:
     spec = browser.as_(None).get("/openapi.json").json()
     paths = set(spec["paths"])
@@ -271,6 +286,7 @@ def test_openapi_lists_every_action(browser: Browser) -> None:
         "/api/v1/applications/{application_id}/applicant-notice",
         "/api/v1/applications/{application_id}/non-tolling-event",
         "/api/v1/applications/{application_id}/closures",
+        "/api/v1/applications/{application_id}/rebase",
         "/api/v1/projects/{project_id}/conditions/{number}/evidence",
         "/api/v1/projects/{project_id}/conditions/{number}/review",
         "/api/v1/projects/{project_id}/conditions/{number}/resolve",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pendulum
@@ -54,6 +54,14 @@ def open_in(browser: Browser, key: str, days_ago: int) -> tuple[str, dict]:
     assert response.status_code == 201, response.text
     summary = browser.api(MANAGER, "GET", f"/api/v1/applications/{app_id}/summary").json()
     return app_id, summary
+
+
+def test_the_second_jurisdiction_has_its_own_adopted_holidays(lakeview: str) -> None:
+    founders = date(2027, 6, 14)  # a Monday: closed in Lakeview only
+    closed = jurisdiction(lakeview).calendar_layers().calendar().closure_reason(founders)
+    assert closed and "Founders' Day" in closed
+    default = default_jurisdiction("")
+    assert not default.calendar_layers().calendar().closure_reason(founders)
 
 
 def test_the_default_is_data_and_a_setting(lakeview: str, web_settings: Settings) -> None:

@@ -56,6 +56,10 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/applications/{application_id}/notice"): "clock.notice",
     ("POST", "/applications/{application_id}/notice"): "clock.notice",
     ("GET", "/projects"): "read",
+    ("GET", "/projects/import"): "project.import",
+    ("POST", "/projects/import"): "project.import",
+    ("GET", "/projects/import/{job_id}"): "project.import",
+    ("POST", "/projects/import/{job_id}"): "project.import",
     ("GET", "/projects/{project_id}"): "read",
     ("GET", "/projects/{project_id}/conditions/{number}"): "read",
     ("POST", "/projects/{project_id}/conditions/{number}/{name}"): "condition.*",
@@ -100,8 +104,12 @@ GUARDS: dict[tuple[str, str], str] = {
         "clock.non_tolling_event"
     ),
     ("POST", "/api/v1/applications/{application_id}/closures"): "clock.closure",
+    ("POST", "/api/v1/applications/{application_id}/rebase"): "clock.rebase",
     ("GET", "/api/v1/projects"): "read",
     ("POST", "/api/v1/projects"): "project.import",
+    ("POST", "/api/v1/resolutions"): "project.import",
+    ("GET", "/api/v1/resolutions/{job_id}"): "project.import",
+    ("POST", "/api/v1/resolutions/{job_id}/import"): "project.import",
     ("GET", "/api/v1/projects/{project_id}"): "read",
     ("GET", "/api/v1/projects/{project_id}/status"): "read",
     ("GET", "/api/v1/projects/{project_id}/owes"): "read",
@@ -181,11 +189,28 @@ def test_every_guarded_route_refuses_a_request_without_a_session(browser: Browse
 
 
 @pytest.fixture(scope="module")
-def targets(stack: Stackish, web_settings: Settings) -> dict[str, str]:
+def targets(stack: Stackish, web_settings: Settings, browser: Browser) -> dict[str, str]:
     project = stack.new_project("MX")
     accounts = Accounts(make_engine(web_settings.database_url))
     link = accounts.create_link("project", project, "pm@cotati.example", 30)
-    return {"project": project, "clock": stack.new_clock(days_ago=30), "link": link.link_id}
+    permit = f"MX-BP-{project}"
+    opened = browser.api(
+        "pm@cotati.example",
+        "POST",
+        "/api/v1/permits",
+        {
+            "clock_id": permit,
+            "rule": "building_permit_expiry",
+            "events": [{"type": "approved", "date": city_today().isoformat()}],
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    return {
+        "project": project,
+        "clock": stack.new_clock(days_ago=30),
+        "link": link.link_id,
+        "permit": permit,
+    }
 
 
 def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
@@ -228,6 +253,7 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
             {"kind": "applicant_public_notice"},
         ),
         "clock.closure": ("POST", f"{clock}/closures", {"date": later}),
+        "clock.rebase": ("POST", f"{clock}/rebase", {"reason": "matrix: current rules"}),
         "clock.decision": ("POST", f"{clock}/decision", {"outcome": "denied"}),
         "clock.withdrawal": ("POST", f"{clock}/withdrawal", {}),
         "condition.submit_evidence": ("POST", f"{pid}/conditions/1/evidence", {"description": "x"}),
@@ -258,6 +284,20 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
         "project.sign_off": ("POST", f"{pid}/milestones/grading_permit/sign-off", None),
         "link.create": ("POST", "/api/v1/links", {"scope": "project", "scope_id": t["project"]}),
         "link.revoke": ("POST", f"/api/v1/links/{t['link']}/revoke", None),
+        "permit.open": (
+            "POST",
+            "/api/v1/permits",
+            {
+                "clock_id": f"{t['permit']}-2",
+                "rule": "building_permit_expiry",
+                "events": [{"type": "approved", "date": city_today().isoformat()}],
+            },
+        ),
+        "permit.record": (
+            "POST",
+            f"/api/v1/permits/{t['permit']}/events",
+            {"type": "inspection", "date": city_today().isoformat(), "result": "failed"},
+        ),
         "read": ("GET", pid, None),
     }
 
@@ -319,10 +359,13 @@ PAGE_POSTS = {
     "project.sign_off": "/projects/{project}/milestones/grading_permit/sign-off",
     "project.plan": "/projects/{project}/plan",
     "project.digest": "/projects/{project}/digest",
+    "project.import": "/projects/import",
     "link.create": "/links",
     "link.revoke": "/links/{link}/revoke",
     "admin.calendar": "/admin/calendar/closures",
     "admin.users": "/admin/users",
+    "permit.open": "/permits/new",
+    "permit.record": "/permits/{permit}/events",
 }
 
 

@@ -326,6 +326,24 @@ def test_admin_adds_a_closure_to_every_open_clock(
     assert again.status_code == 409 and "already a closure day" in again.text
     year = admin.get(f"/admin/calendar?year={day[:4]}").text
     assert day in year
+    # Stored before the fan-out (shot-clocks.md 8.10): a clock opened afterwards through
+    # the action layer starts with the day frozen into its calendar.
+    later_id = f"APP-LATER-{day}"
+    opened = browser.api(
+        "pm@cotati.example",
+        "POST",
+        "/api/v1/applications",
+        {
+            "application_id": later_id,
+            "planner_email": "pm@cotati.example",
+            "category": "macro_collocation",
+        },
+    )
+    assert opened.status_code in (200, 201), opened.text
+    summary = browser.api("pm@cotati.example", "GET", f"/api/v1/applications/{later_id}/summary")
+    calendar = summary.json()["application"]["calendar"]
+    assert {"date": day, "note": "Fire"} in calendar["layers"]["closures"]
+    assert calendar["pack_data"]["key"] == "cotati-2024"
 
 
 def test_admin_manages_users(browser: Browser) -> None:
@@ -386,4 +404,4 @@ def test_repeated_wrong_passwords_are_throttled(browser: Browser) -> None:
         data={"email": email, "password": "clearance-demo", "csrf_token": csrf_of(page.text)},
     )
     assert right.status_code == 429  # even the right password waits out the window
-    browser.client.app.state.ctx.throttle.succeeded(email)  # type: ignore[attr-defined]
+    browser.client.app.state.ctx.throttle.succeeded(email, "testclient")  # type: ignore[attr-defined]

@@ -17,6 +17,8 @@ from models.shot_clock import (
     Contacts,
     ShotClockInput,
 )
+from rules.calendars import jurisdiction_layers
+from rules.packs import rule_pack as pack_of
 from settings import Settings, load_settings
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 
@@ -44,7 +46,10 @@ def application(
     rule_pack: str = "federal",
     reminder_offsets: list[int] | None = None,
     window_alert_offsets: list[int] | None = None,
+    frozen: bool = False,
 ) -> ApplicationInfo:
+    """A test application; `frozen` freezes the rule pack and the calendar layers of its
+    state (federal, state, judicial; no adopted days) as the opening path does (8.9)."""
     app_id = f"APP-{uuid.uuid4().hex[:8]}"
     info = ApplicationInfo(
         application_id=app_id,
@@ -52,7 +57,12 @@ def application(
         batch=batch or [],
         site_address="201 W Sierra Ave, Cotati",
         calendar=CalendarSnapshot(
-            jurisdiction="cotati", state=state, time_zone=time_zone, rule_pack=rule_pack
+            jurisdiction="cotati",
+            state=state,
+            time_zone=time_zone,
+            rule_pack=rule_pack,
+            layers=jurisdiction_layers(state).to_dict() if frozen else None,
+            pack_data=dict(pack_of(rule_pack).data) if frozen else None,
         ),
         contacts=Contacts(
             planner_email="planner@city.test",

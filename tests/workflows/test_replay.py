@@ -15,7 +15,14 @@ from temporalio.client import WorkflowHistory
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
-from models.shot_clock import DecisionInput, IncompleteNoticeInput, NoticeItem, ResubmissionInput
+from models.shot_clock import (
+    ApplicantNoticeInput,
+    DecisionInput,
+    IncompleteNoticeInput,
+    NoticeItem,
+    RebaseInput,
+    ResubmissionInput,
+)
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.conftest import SEARCH_ATTRIBUTE_KEYS
 from tests.workflows.clock_helpers import application, open_clock, settings_for_test
@@ -69,6 +76,64 @@ async def record_lifecycle_history(target: Path) -> None:
                 )
                 await env.fast_forward(handle, timedelta(days=70))
                 decided = start + timedelta(days=86)
+                await handle.execute_update(
+                    ShotClockWorkflow.record_decision,
+                    DecisionInput(decided.isoformat(), "approved"),
+                )
+                await asyncio.wait_for(handle.result(), 30)
+                history = await handle.fetch_history()
+        target.write_text(history.to_json())
+    finally:
+        await env.shutdown()
+
+
+async def record_revision2_history(target: Path) -> None:
+    """A clock with a frozen calendar and the Cotati pack (shot-clocks.md 8): a notice
+    effective only under the earliest reading, its countdown, an audited rebase and a
+    decision, taken with the code of revision 2 (the other saved clock predates it)."""
+    from rules.packs import jurisdiction, rule_pack
+
+    env = await WorkflowEnvironment.start_time_skipping_v2(
+        dev_server_existing_path=str(temporal_binary()),
+        dev_server_extra_args=TIME_SKIPPING_ARGS,
+        search_attributes=SEARCH_ATTRIBUTE_KEYS,
+    )
+    try:
+        with TemporaryDirectory() as tmp, ThreadPoolExecutor(4) as executor:
+            settings = settings_for_test(Path(tmp), "replay-revision2")
+            async with build_worker(env.client, settings, executor=executor):
+                app = application(
+                    "swf_new_structure",
+                    rule_pack="cotati-2024",
+                    reminder_offsets=[7],
+                    window_alert_offsets=[],
+                    frozen=True,
+                )
+                app.judicial_review_offsets = [7, 0]
+                app.application_id = "REPLAY-2"
+                start = today()
+                with env.with_time_skipping_disabled():
+                    handle = await open_clock(env.client, "replay-revision2", app, start)
+                await env.fast_forward(handle, timedelta(days=93))
+                notice_day = (start + timedelta(days=93)).isoformat()
+                for kind in ("applicant_public_notice", "deemed_approved_notice"):
+                    await handle.execute_update(
+                        ShotClockWorkflow.record_applicant_notice,
+                        ApplicantNoticeInput(notice_day, kind),
+                    )
+                await env.fast_forward(handle, timedelta(days=10))
+                cotati = jurisdiction("cotati")
+                await handle.execute_update(
+                    ShotClockWorkflow.rebase,
+                    RebaseInput(
+                        "the city's adopted holidays entered",
+                        "admin@city.test",
+                        cotati.calendar_layers().to_dict(),
+                        dict(rule_pack("cotati-2024").data),
+                    ),
+                )
+                await env.fast_forward(handle, timedelta(days=25))
+                decided = start + timedelta(days=128)
                 await handle.execute_update(
                     ShotClockWorkflow.record_decision,
                     DecisionInput(decided.isoformat(), "approved"),
@@ -153,5 +218,11 @@ async def record_project_history(target: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(record_lifecycle_history(HISTORIES / "shot_clock_lifecycle.json"))
-    asyncio.run(record_project_history(HISTORIES / "project_lifecycle.json"))
+    import sys
+
+    # `... test_replay revision2` records only the revision-2 clock; shot_clock_lifecycle
+    # stays as taken before revision 2, so that its replay proves the patch keeps it.
+    if sys.argv[1:] != ["revision2"]:
+        asyncio.run(record_lifecycle_history(HISTORIES / "shot_clock_lifecycle.json"))
+        asyncio.run(record_project_history(HISTORIES / "project_lifecycle.json"))
+    asyncio.run(record_revision2_history(HISTORIES / "shot_clock_revision2.json"))

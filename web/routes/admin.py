@@ -4,7 +4,6 @@ city), and the users."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -14,10 +13,11 @@ from sqlalchemy import select
 from actions.errors import ActionFailed
 from models.schema import ClosureDay, User
 from rules.access import STAFF_ROLES, require
-from rules.calendars import calendar_for
+from rules.calendars import ALL, CONSERVATIVE
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.packs import JURISDICTIONS
-from web.accounts import AccountError, now
+from rules.timeline import TimelineError, parse_date
+from web.accounts import AccountError
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 
@@ -38,16 +38,23 @@ def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
                 .limit(200)
             )
         )
-    closures = sorted(
-        {date.fromisoformat(d) for d in city.local_closures}
-        | {date.fromisoformat(c.date) for c in added}
-    )
-    calendar = calendar_for(city.state, closures)
+    # Every layer (shot-clocks.md 8.6): which law marks the day, and whether the
+    # conservative reading rolls over it.
+    layers = city.calendar_layers(tuple(c.date for c in added))
+    calendar = layers.calendar(ALL)
+    conservative = layers.calendar(CONSERVATIVE)
     days = [
-        {"date": d, "name": name, "reason": calendar.closure_reason(d) or "observed on a weekday"}
+        {
+            "date": d,
+            "name": name,
+            "reason": calendar.closure_reason(d) or "observed on a weekday",
+            "layers": layers.notes_for(d, CONSERVATIVE),
+            "conservative": not conservative.is_business_day(d),
+        }
         for d, name in calendar.holidays_in(year).items()
     ]
     return {
+        "layers": layers.layers,
         "jurisdiction_key": key,
         "city": city,
         "cities": JURISDICTIONS,
@@ -90,13 +97,12 @@ async def add_closure(request: Request) -> Response:
     try:
         if key not in JURISDICTIONS:
             raise ActionFailed(f"there is no jurisdiction {key!r}", 400)
-        with ctx.sessions() as db:
-            exists = db.scalar(
-                select(ClosureDay.id).where(ClosureDay.jurisdiction == key, ClosureDay.date == day)
-            )
-        if exists is not None:
-            raise ActionFailed(f"{day} is already a closure day for {JURISDICTIONS[key].name}", 409)
-        outcome = await ctx.operations.closure_everywhere(who, key, day)
+        try:
+            parse_date(day, "date")
+        except TimelineError as err:
+            raise ActionFailed(str(err), 400) from None
+        # Stored before it is fanned out (shot-clocks.md 8.10), by the action.
+        outcome = await ctx.operations.closure_everywhere(who, key, day, form.get("reason", ""))
     except ActionFailed as err:
         year = _year(day[:4], ctx.today(key).year)
         return render(
@@ -108,17 +114,6 @@ async def add_closure(request: Request) -> Response:
             **_calendar_context(
                 request, key if key in JURISDICTIONS else ctx.actions.city().key, year
             ),
-        )
-    with ctx.sessions.begin() as db:
-        db.add(
-            ClosureDay(
-                jurisdiction=key,
-                date=day,
-                reason=form.get("reason", "")[:300],
-                added_by=who.email,
-                added_at=now(),
-                applications=outcome.targeted,
-            )
         )
     changed = outcome.changed
     if changed is None:

@@ -58,15 +58,21 @@ class OpenBody(BaseModel):
 
 class ImportBody(BaseModel):
     project_id: str
-    name: str
-    project_manager_email: str
-    applicant_email: str
+    name: str = Field("", description="required for a new project")
+    project_manager_email: str = Field("", description="required for a new project")
+    applicant_email: str = Field("", description="required for a new project")
     applicant_name: str = ""
     jurisdiction: str = ""
     resolution: dict[str, Any] = Field(..., description="the parse contract (conditions.md §6)")
     corrections: dict[str, dict[str, str]] = Field(
-        default_factory=dict, description='{"12": {"gates": "building_permit"}}'
+        default_factory=dict,
+        description='{"12": {"gates": "building_permit", "time_limits": "none"}}; time limits '
+        "as 'expiry 24 months after approval +1x12 months', 'due 30 days after invoice', "
+        "'term 60 months', 'until 2027-12-31'",
     )
+    existing: bool = Field(False, description="add the conditions to an existing project")
+    prefix: str = Field("", description="numbers them apart: 'A-' gives 'A-1'")
+    approved_on: str | None = Field(None, description="adoption date, if the parse has none")
 
 
 class Dated(BaseModel):
@@ -99,6 +105,11 @@ class KindBody(Dated):
 
 class ClosureBody(BaseModel):
     date: str
+
+
+class RebaseBody(BaseModel):
+    reason: str = Field(..., description="why the clock is rebased (goes into the ledger)")
+    date: str | None = Field(None, description="the day recorded (default: today)")
 
 
 class EvidenceBody(BaseModel):
@@ -417,6 +428,13 @@ async def closure(
     request: Request, application_id: str, body: ClosureBody, user: CurrentUser = User
 ):
     return await _clock(request, user, application_id, "clock.closure", body)
+
+
+@router.post("/applications/{application_id}/rebase", responses=ERRORS)
+async def rebase(request: Request, application_id: str, body: RebaseBody, user: CurrentUser = User):
+    """Apply the current rule pack and calendar layers to a running clock (administrator
+    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    return await _clock(request, user, application_id, "clock.rebase", body)
 
 
 @router.get("/projects/{project_id}/reports/{kind}", responses=ERRORS)

@@ -30,6 +30,7 @@ EVENT_ACTIONS = {
     "withdrawal": "clock.withdrawal",
     "applicant-notice": "clock.applicant_notice",
     "non-tolling-event": "clock.non_tolling_event",
+    "rebase": "clock.rebase",
 }
 BLANK_ROWS = 4
 # Actions that close the clock for good: the page asks for confirmation first.

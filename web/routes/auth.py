@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import time
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import text
 
-from web.context import SESSION_COOKIE, ctx_of, render
+from web.accounts import SESSION_DAYS, AccountError, CurrentUser, now
+from web.context import (
+    SESSION_COOKIE,
+    client_address,
+    ctx_of,
+    delete_cookie,
+    redirect_with_flash,
+    render,
+    set_cookie,
+)
 from web.deps import CsrfRefused, checked_form, optional_session, staff_session
 
 router = APIRouter()
@@ -37,7 +45,7 @@ def _login_page(request: Request, nonce: str, status: int = 200, error: str = ""
         error=error,
         email=email,
     )
-    response.set_cookie(LOGIN_CSRF_COOKIE, nonce, httponly=True, samesite="lax", path="/")
+    set_cookie(request, response, LOGIN_CSRF_COOKIE, nonce)
     return response
 
 
@@ -61,36 +69,37 @@ async def login(request: Request) -> Response:
         raise CsrfRefused()
     email = str(form.get("email") or "").strip()
     password = str(form.get("password") or "")
-    wait = ctx.throttle.blocked_for(email, time.monotonic())
-    if wait > 0:
-        return _login_page(
+    address = client_address(request)
+    verdict = ctx.throttle.check(email, address, now())
+    if verdict.wait_s > 0:
+        response = _login_page(
             request,
             nonce,
             429,
-            f"Too many failed log-ins for this address: try again in {int(wait // 60) + 1} "
-            "minute(s), or ask an administrator to reset your password.",
+            "Too many failed log-ins for this account from this computer: try again in "
+            f"{int(verdict.wait_s // 60) + 1} minute(s), or ask an administrator to reset "
+            "your password.",
             email,
         )
+        response.headers["Retry-After"] = str(int(verdict.wait_s) + 1)
+        return response
+    await ctx.throttle.pause(verdict)
     user = ctx.accounts.authenticate(email, password)
     if user is None:
-        ctx.throttle.failed(email, time.monotonic())
+        ctx.throttle.failed(email, address, now())
         return _login_page(
             request, nonce, 401, "That e-mail address and password do not match.", email
         )
-    ctx.throttle.succeeded(email)
-    token = ctx.accounts.start_session(user)
+    ctx.throttle.succeeded(email, address)
     response = RedirectResponse(_safe_next(str(form.get("next") or "/")), status_code=303)
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        httponly=True,
-        samesite="lax",
-        secure=ctx.settings.public_url.startswith("https://"),
-        max_age=7 * 24 * 3600,
-        path="/",
-    )
-    response.delete_cookie(LOGIN_CSRF_COOKIE, path="/")
+    start_session(request, response, user)
+    delete_cookie(request, response, LOGIN_CSRF_COOKIE)
     return response
+
+
+def start_session(request: Request, response: Response, user: CurrentUser) -> None:
+    token = ctx_of(request).accounts.start_session(user)
+    set_cookie(request, response, SESSION_COOKIE, token, max_age=SESSION_DAYS * 24 * 3600)
 
 
 @router.post("/logout")
@@ -99,7 +108,7 @@ async def logout(request: Request) -> Response:
     await checked_form(request, session)
     ctx_of(request).accounts.end_session(request.cookies.get(SESSION_COOKIE, ""))
     response = RedirectResponse("/login", status_code=303)
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    delete_cookie(request, response, SESSION_COOKIE)
     return response
 
 
@@ -121,3 +130,24 @@ async def readyz(request: Request) -> Response:
     checks["temporal"] = "ok" if await ctx.gateway.reachable() else "unreachable"
     ready = all(v == "ok" for v in checks.values())
     return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+
+
+@router.post("/me/password")
+async def change_password(request: Request) -> Response:
+    """Change one's own password: every session of the user ends (a stolen cookie stops
+    working), and this browser gets a fresh one."""
+    session = staff_session(request)
+    form = await checked_form(request, session)
+    ctx = ctx_of(request)
+    new = str(form.get("new_password") or "")
+    try:
+        if new != str(form.get("new_password_again") or ""):
+            raise AccountError("the two new passwords differ")
+        ctx.accounts.change_password(session.user.id, str(form.get("current_password") or ""), new)
+    except AccountError as err:
+        return redirect_with_flash(request, "/me", "error", f"Password not changed: {err}.")
+    response = redirect_with_flash(
+        request, "/me", "ok", "Password changed. Every other session of yours has ended."
+    )
+    start_session(request, response, session.user)
+    return response

@@ -14,6 +14,7 @@ from rules.access import CLOCK_STAFF, require
 from rules.shot_clock import TERMINAL_STATUSES
 from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
+from web.deadlines import permit_calendar_events
 from web.deps import checked_form, staff_session
 from web.ics import CalendarEvent, build
 from web.present import window_label
@@ -111,6 +112,14 @@ def deadlines(request: Request, user: CurrentUser) -> list[CalendarEvent]:
                         alarms_days_before=WINDOW_REMINDER_DAYS,
                     )
                 )
+        events.extend(
+            permit_calendar_events(
+                db,
+                base,
+                user.email,
+                sees_all=user.role in (*CLOCK_STAFF, "city_attorney", "engineering"),
+            )
+        )
         projects = select(Project)
         if user.role == "project_manager":
             projects = projects.where(Project.project_manager_email == user.email)

@@ -9,10 +9,13 @@ from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.context import ctx_of, render
+from web.deadlines import deadlines
 from web.deps import staff_session
 from web.inbox import LIMIT, inbox_for
 
 router = APIRouter()
+# The first page shows the nearest deadlines of every kind; /deadlines lists them all.
+DASHBOARD_DEADLINES = 15
 
 
 def _int(value: str | None, default: int = 1) -> int:
@@ -35,6 +38,7 @@ def dashboard(request: Request) -> HTMLResponse:
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
         inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+        upcoming = deadlines(db, ctx.today(), limit=DASHBOARD_DEADLINES)
     return render(
         request,
         "dashboard.html.j2",
@@ -44,6 +48,7 @@ def dashboard(request: Request) -> HTMLResponse:
         queue=queue,
         inbox=inbox,
         inbox_limit=LIMIT,
+        deadlines=upcoming,
         queue_department=queue_department,
         departments=DEPARTMENTS,
         q=params.get("q", ""),

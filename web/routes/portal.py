@@ -11,6 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.condition_clocks import project_clocks
 from actions.errors import ActionFailed
 from models.schema import ApplicantLink
 from models.shot_clock import ApplicantUploadInput
@@ -19,7 +20,7 @@ from web import readmodel
 from web.accounts import AccountError, aware
 from web.context import ctx_of, redirect_with_flash, render, require_public_url
 from web.deps import checked_form, form_dict, staff_session
-from web.evidence import record_file, store_upload
+from web.evidence import record_file, staged_upload
 from web.present import human_date
 
 router = APIRouter()
@@ -115,6 +116,7 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
                 "awaiting": [r for r in rows if r.status in ("submitted", "in_review")],
                 "files": [f for f in files if f.link_id == link.link_id],
                 "targets": (project.planned or {}).get("milestone_targets") or {},
+                "time_limit_clocks": project_clocks(db, link.scope_id),
                 "portal_csrf": ctx.signer.form_token("portal", link.link_id),
             }
         app = readmodel.application(db, link.scope_id)
@@ -210,19 +212,23 @@ async def portal_evidence(request: Request, token: str, number: str) -> Response
         description = str(form.get("description") or "").strip()
         if not description:
             raise ActionFailed("describe the document (what it is, which item it answers)", 400)
-        sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
         who = _applicant(link, project.applicant_email if project else "")
-        await ctx.operations.submit_evidence_file(
-            who,
-            link.scope_id,
-            number,
-            {"description": description, "document_date": form.get("document_date") or ""},
-            sha256=sha,
-            size=size,
-            filename=filename,
-            content_type=upload.content_type or "",
-            link_id=link.link_id,
-        )
+        async with staged_upload(
+            ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
+        ) as staged:
+            await ctx.operations.submit_evidence_file(
+                who,
+                link.scope_id,
+                number,
+                {"description": description, "document_date": form.get("document_date") or ""},
+                sha256=staged.sha256,
+                size=staged.size,
+                filename=staged.filename,
+                content_type=staged.content_type,
+                link_id=link.link_id,
+            )
+            staged.keep()
+            filename = staged.filename
     except ActionFailed as err:
         return _portal_page(request, token, err.status, ("error", f"Not received: {err.message}"))
     return redirect_with_flash(
@@ -249,29 +255,33 @@ async def portal_application_file(request: Request, token: str) -> Response:
         upload = form.get("file")
         if not isinstance(upload, UploadFile) or not upload.filename:
             raise ActionFailed("choose the file to upload", 400)
-        sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
         with ctx.sessions() as db:
             app = readmodel.application(db, link.scope_id)
         uploader = _applicant(link, app.applicant_email if app else "").email
-        record_file(
-            ctx.sessions,
-            scope="application",
-            scope_id=link.scope_id,
-            condition_number=str(form.get("item") or "")[:20] or None,
-            filename=filename,
-            content_type=upload.content_type or "",
-            size=size,
-            sha256=sha,
-            uploaded_by=uploader,
-            link_id=link.link_id,
-        )
+        async with staged_upload(
+            ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
+        ) as staged:
+            record_file(
+                ctx.sessions,
+                scope="application",
+                scope_id=link.scope_id,
+                condition_number=str(form.get("item") or "")[:20] or None,
+                filename=staged.filename,
+                content_type=staged.content_type,
+                size=staged.size,
+                sha256=staged.sha256,
+                uploaded_by=uploader,
+                link_id=link.link_id,
+            )
+            staged.keep()
+            filename = staged.filename
         told = await _tell_planner(
             ctx,
             link.scope_id,
             ApplicantUploadInput(
                 filename=filename,
-                sha256=sha,
-                size=size,
+                sha256=staged.sha256,
+                size=staged.size,
                 uploaded_by=uploader,
                 uploaded_at=datetime.now(UTC).isoformat(),
                 item=str(form.get("item") or "")[:20],

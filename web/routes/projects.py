@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
+from actions.condition_clocks import project_clocks
 from actions.errors import ActionFailed
 from models.conditions import KINDS, RESOLVED_STATUSES
 from models.schema import EvidenceFile
@@ -18,7 +19,7 @@ from web import readmodel
 from web.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
-from web.evidence import store_upload, stored_path
+from web.evidence import staged_upload, stored_path
 from web.offers import may_review
 from web.present import blocker_summary, human_date, milestone_label
 from web.timeline import progress_picture
@@ -74,6 +75,7 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         if project is None:
             raise HTTPException(404, f"There is no project {project_id!r}.")
         rows = readmodel.conditions(db, project_id)
+        time_limit_clocks = project_clocks(db, project_id)
     view = readmodel.project_view(project, rows, **filters)
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
@@ -83,8 +85,8 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         ctx.today(project.jurisdiction),
     )
     return {
-        "project": project,
         "jurisdiction_key": project.jurisdiction,
+        "project": project,
         "progress": progress,
         "progress_by": {p["milestone"]: p for p in project.milestones or []},
         "view": view,
@@ -93,6 +95,8 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         "targets": targets,
         "monitored": MONITORED_GATES,
         "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
+        "condition_limits": [(r, t) for r in rows for t in r.time_limits or []],
+        "time_limit_clocks": time_limit_clocks,
     }
 
 
@@ -121,7 +125,12 @@ def _condition_context(
             if f.condition_number == number
         ]
         milestones = readmodel.milestone_sequence([g for g in row.gates or []])
+        time_limit_clocks = [
+            c for c in project_clocks(db, project_id) if c.condition_number == number
+        ]
     return {
+        "jurisdiction_key": project.jurisdiction,
+        "time_limit_clocks": time_limit_clocks,
         "project": project,
         "c": row,
         "history": history,
@@ -163,17 +172,20 @@ async def condition_action(request: Request, project_id: str, number: str, name:
         if name == "submit-evidence" and isinstance(upload, UploadFile) and upload.filename:
             # Refuse before storing anything when the role may not submit.
             require(who, "condition.submit_evidence")
-            sha, size, filename = await store_upload(ctx.settings.data_dir, upload)
-            await ctx.operations.submit_evidence_file(
-                who,
-                project_id,
-                number,
-                fields,
-                sha256=sha,
-                size=size,
-                filename=filename,
-                content_type=upload.content_type or "",
-            )
+            async with staged_upload(
+                ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
+            ) as staged:
+                await ctx.operations.submit_evidence_file(
+                    who,
+                    project_id,
+                    number,
+                    fields,
+                    sha256=staged.sha256,
+                    size=staged.size,
+                    filename=staged.filename,
+                    content_type=staged.content_type,
+                )
+                staged.keep()
         else:
             await ctx.operations.condition_action(
                 who, project_id, number, CONDITION_ACTIONS[name], fields
@@ -250,6 +262,7 @@ def _signoff_context(request: Request, project_id: str, milestone: str) -> dict[
     )
     blockers = readmodel.milestone_blockers(rows, milestone)
     return {
+        "jurisdiction_key": project.jurisdiction,
         "project": project,
         "milestone": milestone,
         "gated": gated,

@@ -4,16 +4,14 @@ role; only its hash is stored, so it is shown once, when made."""
 
 from __future__ import annotations
 
-import time
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from actions.errors import ActionFailed
 from rules.access import require
-from web.accounts import AccountError
-from web.context import ctx_of, redirect_with_flash, render
+from web.accounts import AccountError, now
+from web.context import client_address, ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 
 router = APIRouter()
@@ -75,23 +73,25 @@ class TokenRequest(BaseModel):
 
 
 @api_router.post("/tokens", status_code=201)
-def token_for_password(request: Request, body: TokenRequest) -> dict[str, str]:
+async def token_for_password(request: Request, body: TokenRequest) -> dict[str, str]:
     """`clearance login`: a new personal access token for the account whose e-mail and
-    password are given (throttled like the log-in page). It appears on /me/tokens, where
-    it can be revoked."""
+    password are given (throttled like the log-in page, with the same shared counts). It
+    appears on /me/tokens, where it can be revoked."""
     ctx = ctx_of(request)
-    wait = ctx.throttle.blocked_for(body.email, time.monotonic())
-    if wait > 0:
+    address = client_address(request)
+    verdict = ctx.throttle.check(body.email, address, now())
+    if verdict.wait_s > 0:
         raise ActionFailed(
-            f"too many failed log-ins for this address: try again in {int(wait // 60) + 1} "
-            "minute(s)",
+            "too many failed log-ins for this account from this computer: try again in "
+            f"{int(verdict.wait_s // 60) + 1} minute(s)",
             429,
         )
+    await ctx.throttle.pause(verdict)
     user = ctx.accounts.authenticate(body.email, body.password)
     if user is None:
-        ctx.throttle.failed(body.email, time.monotonic())
+        ctx.throttle.failed(body.email, address, now())
         raise ActionFailed("that e-mail address and password do not match", 401)
-    ctx.throttle.succeeded(body.email)
+    ctx.throttle.succeeded(body.email, address)
     token = ctx.accounts.new_api_token(user.email, body.label.strip() or "clearance CLI")
     return {"token": token, "email": user.email, "role": user.role}
 

@@ -48,7 +48,7 @@ from rules.timeline import TimelineError
                 "events": [{"type": "ceqa", "date": "3026-02-01", "document": "eir"}],
             },
             "events[0].date",
-            "outside the years",
+            "out of range",
         ),
         (
             {"rule": "ca_psa_decision", "events": [{"type": "ceqa", "date": "2026-02-01"}]},

@@ -437,3 +437,51 @@ def test_cotati_jurisdiction_uses_its_adopted_holidays_and_closures() -> None:
     # Cotati's file adopts Nov 26-27, Dec 24-25 and Jan 1 and closes Dec 31.
     assert r["due_date"] == "2027-01-11"
     assert r["conservative_date"] == "2027-01-08"
+
+
+def test_a_map_request_after_six_years_of_extensions_is_refused() -> None:
+    events = [
+        ev("approved", "2026-04-14"),
+        ev("extension_requested", "2029-03-05"),
+        ev("extension_granted", "2029-04-30", months=72),
+        ev("extension_requested", "2034-01-05"),
+    ]
+    r = compute("ca_tentative_map_expiry", events, facts={"ordinance_months": 12})
+    assert r["due_date"] == r["hard_stop"] == "2035-04-14"
+    assert r["extensions"]["months_left"] == 0
+    assert any("no extension left" in w for w in r["warnings"])
+
+
+def test_a_frozen_calendar_snapshot_replaces_the_current_layers() -> None:
+    from rules.permit_clocks.jurisdictions import base_layers
+
+    events = [ev("complete", "2026-11-20")]
+    live = compute("ca_post_entitlement_review", events, jurisdiction="cotati", facts={"units": 12})
+    frozen = base_layers("cotati", "CA").to_dict()
+    same = compute(
+        "ca_post_entitlement_review",
+        events,
+        jurisdiction="cotati",
+        facts={"units": 12},
+        calendar_snapshot=frozen,
+    )
+    assert (same["due_date"], same["conservative_date"]) == (
+        live["due_date"],
+        live["conservative_date"],
+    )
+    # A snapshot taken before the closures were entered keeps its own days.
+    bare = {**frozen, "closures": []}
+    bare.pop("fingerprint")
+    older = compute(
+        "ca_post_entitlement_review",
+        events,
+        jurisdiction="cotati",
+        facts={"units": 12},
+        calendar_snapshot=bare,
+    )
+    assert older["due_date"] == "2027-01-08"
+
+
+def test_a_clock_opened_under_another_rule_version_says_so() -> None:
+    r = compute("cotati_sign_appeal_decision", [], rule_version="cotati@2025.1")
+    assert any("opened under cotati@2025.1" in w for w in r["warnings"])

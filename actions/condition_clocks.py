@@ -1,0 +1,195 @@
+"""Conditions' time limits become clocks of their project (conditions.md §8, issue 10
+item 7): the hook a project import calls with its parsed conditions.
+
+Each `time_limits` entry whose anchor the project knows (`approval`: the resolution's
+adoption date; others once recorded) becomes a PermitClockWorkflow on a rule of the
+`conditions` pack (rules/data/permit_packs/conditions.json): months counted to the same
+day, days by ccp12, expirations unrolled; reminders go to the applicant with the project
+manager copied. An `until` limit or an unknown anchor is reported, not opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from actions.errors import bad
+from models.schema import PermitClockRow, Project
+from rules.access import Principal, require
+
+# (kind, unit) -> rule of the conditions pack.
+CONDITION_RULES = {
+    ("expiry", "months"): "condition_expiry_months",
+    ("expiry", "days"): "condition_expiry_days",
+    ("term", "months"): "condition_term_months",
+    ("term", "days"): "condition_expiry_days",
+    ("due", "days"): "condition_due_days",
+    ("due", "months"): "condition_due_months",
+}
+
+
+@dataclass(frozen=True)
+class ConditionClockPlan:
+    """One clock to open for one time limit of one condition."""
+
+    clock_id: str
+    condition_number: str
+    rule: str
+    facts: dict[str, Any]
+    start_date: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SkippedLimit:
+    condition_number: str
+    text: str
+    reason: str
+
+
+def _get(condition: Any, name: str, default: Any = None) -> Any:
+    if isinstance(condition, Mapping):
+        return condition.get(name, default)
+    return getattr(condition, name, default)
+
+
+def plan_condition_clocks(
+    project_id: str, conditions: Iterable[Any], anchors: Mapping[str, str]
+) -> tuple[list[ConditionClockPlan], list[SkippedLimit]]:
+    """Pure: which clocks a project's conditions call for. `conditions` are objects or
+    dicts with `number` and `time_limits` (conditions.md §8); `anchors` maps an anchor
+    the project knows (`approval`, ...) to its date."""
+    plans: list[ConditionClockPlan] = []
+    skipped: list[SkippedLimit] = []
+    for condition in conditions:
+        number = str(_get(condition, "number", ""))
+        for i, limit in enumerate(_get(condition, "time_limits", None) or []):
+            limit = dict(limit) if isinstance(limit, Mapping) else dict(vars(limit))
+            text = str(limit.get("text") or "")
+            kind = limit.get("kind")
+            unit = "months" if limit.get("months") else "days" if limit.get("days") else ""
+            rule = CONDITION_RULES.get((kind, unit))
+            if rule is None:
+                reason = (
+                    "an end date, not a counted period: shown on the condition as written"
+                    if kind == "until"
+                    else f"no clock for a {kind or 'missing'} limit in {unit or 'no unit'}"
+                )
+                skipped.append(SkippedLimit(number, text, reason))
+                continue
+            anchor = str(limit.get("anchor") or "")
+            start = anchors.get(anchor)
+            if not start:
+                skipped.append(
+                    SkippedLimit(
+                        number, text, f"waits for its anchor '{anchor or '?'}' to be recorded"
+                    )
+                )
+                continue
+            facts: dict[str, Any] = {unit: int(limit[unit])}
+            extensions = limit.get("extensions") or {}
+            if rule not in ("condition_due_days", "condition_due_months"):
+                facts["extensions_allowed"] = int(extensions.get("count") or 0)
+            suffix = f"-{i + 1}" if i else ""
+            plans.append(
+                ConditionClockPlan(
+                    clock_id=f"{project_id}-COA-{number}{suffix}".replace(" ", "_"),
+                    condition_number=number,
+                    rule=rule,
+                    facts=facts,
+                    start_date=start,
+                    text=text,
+                )
+            )
+    return plans, skipped
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenConditionClocks:
+    """Open the clocks a project's conditions call for (idempotent: a clock already open
+    is left as it is)."""
+
+    permission: ClassVar[str] = "permit.open"
+
+    project_id: str
+    conditions: list[Any]
+    # Anchor -> date; `approval` is the resolution's adoption date.
+    anchors: dict[str, str] = field(default_factory=dict)
+    jurisdiction: str = ""
+    applicant_name: str = ""
+    applicant_email: str = ""
+    project_manager_email: str = ""
+
+
+@dataclass
+class ConditionClocksOpened:
+    opened: list[str]
+    already_open: list[str]
+    skipped: list[SkippedLimit]
+
+
+class ConditionClockActions:
+    """Mixin of `actions.layer.Actions` (with PermitActions): the time-limit hook."""
+
+    async def open_condition_clocks(
+        self, who: Principal, request: OpenConditionClocks
+    ) -> ConditionClocksOpened:
+        from actions.permit_clocks import OpenPermitClock
+
+        require(who, request.permission)
+        if not request.project_id:
+            raise bad("project_id: missing")
+        plans, skipped = plan_condition_clocks(
+            request.project_id, request.conditions, request.anchors
+        )
+        project = self._project_row(request.project_id)  # type: ignore[attr-defined]
+        pm = request.project_manager_email or (project.project_manager_email if project else "")
+        applicant_email = request.applicant_email or (project.applicant_email if project else "")
+        applicant_name = request.applicant_name or (project.applicant_name if project else "")
+        jurisdiction = request.jurisdiction or (project.jurisdiction if project else "")
+        opened: list[str] = []
+        already: list[str] = []
+        for plan in plans:
+            if self._permit_row(plan.clock_id) is not None:  # type: ignore[attr-defined]
+                already.append(plan.clock_id)
+                continue
+            await self.open_permit_clock(  # type: ignore[attr-defined]
+                who,
+                OpenPermitClock(
+                    clock_id=plan.clock_id,
+                    rule=plan.rule,
+                    jurisdiction=jurisdiction,
+                    events=[{"type": "approved", "date": plan.start_date}],
+                    facts=plan.facts,
+                    title=f"Condition {plan.condition_number}: {plan.text}"[:300],
+                    applicant_name=applicant_name,
+                    applicant_email=applicant_email,
+                    staff_email=pm,
+                    project_id=request.project_id,
+                    condition_number=plan.condition_number,
+                    project_manager_email=pm,
+                ),
+            )
+            opened.append(plan.clock_id)
+        return ConditionClocksOpened(opened, already, skipped)
+
+    def _project_row(self, project_id: str) -> Project | None:
+        with self.sessions() as session:  # type: ignore[attr-defined]
+            row = session.get(Project, project_id)
+            if row is not None:
+                session.expunge(row)
+            return row
+
+
+def project_clocks(session: Any, project_id: str) -> list[PermitClockRow]:
+    """The clocks of a project (its conditions' time limits), for its pages."""
+    from sqlalchemy import select
+
+    return list(
+        session.scalars(
+            select(PermitClockRow)
+            .where(PermitClockRow.project_id == project_id)
+            .order_by(PermitClockRow.condition_number, PermitClockRow.clock_id)
+        )
+    )

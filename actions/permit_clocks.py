@@ -1,0 +1,278 @@
+"""Permit clocks: open a clock, record an event, read one (PermitClockWorkflow).
+
+The same shape as every action (actions/__init__.py): a request dataclass per action
+with its permission, `require` first, validation against the pure rules core before
+anything reaches Temporal (the workflow's update validator checks again against the
+clock's own frozen state), then a wait for the read model so the next page shows it.
+Refusals are ActionFailed: 400 bad input (names the field), 404 unknown clock, 409
+refused on the facts (the rules core's words). Nothing is stored on a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, ClassVar
+
+import pendulum
+from sqlalchemy.orm import Session, sessionmaker
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+
+from actions.errors import ActionFailed, bad, from_temporal
+from actions.temporal import Gateway
+from actions.waiting import wait_for
+from models.permit_clock import (
+    EVENT_FIELDS,
+    PermitCalendar,
+    PermitClockInfo,
+    PermitClockInput,
+    PermitClockSummary,
+    PermitContacts,
+    PermitEvent,
+    PermitEventInput,
+    PermitUpdateResult,
+)
+from models.schema import PermitClockRow, PermitEventRow
+from rules.access import Principal, require
+from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
+from rules.permit_clocks import PermitClockError, compute_permit_clock
+from rules.permit_clocks.jurisdictions import base_layers
+from settings import Settings
+from workflows.permit_clock_support import EventRefused, permit_workflow_id, refuse_event
+
+CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenPermitClock:
+    """Open the clock of one permit or application on a rule of the jurisdiction
+    (empty: the deployment's default jurisdiction)."""
+
+    permission: ClassVar[str] = "permit.open"
+
+    clock_id: str
+    rule: str
+    jurisdiction: str = ""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+    site_address: str = ""
+    applicant_name: str = ""
+    applicant_email: str = ""
+    staff_email: str = ""
+    companion_id: str = ""
+    project_id: str = ""
+    condition_number: str = ""
+    project_manager_email: str = ""
+    reminder_offsets: list[int] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordPermitEvent:
+    permission: ClassVar[str] = "permit.record"
+
+    clock_id: str
+    type: str
+    date: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+def _event(raw: dict[str, Any], where: str, recorded_by: str) -> PermitEvent:
+    if not isinstance(raw, dict):
+        raise bad(f"{where}: must be an object with a type and a date")
+    kind = raw.get("type")
+    day = raw.get("date")
+    if not isinstance(kind, str) or not kind:
+        raise bad(f"{where}.type: missing")
+    if not isinstance(day, str) or not day:
+        raise bad(f"{where}.date: missing")
+    unknown = sorted(set(raw) - {"type", "date", "note", *EVENT_FIELDS})
+    if unknown:
+        raise bad(f"{where}.{unknown[0]}: not a field of a permit-clock event")
+    fields = {k: raw[k] for k in EVENT_FIELDS if raw.get(k) is not None}
+    return PermitEvent(kind, day, fields, note=str(raw.get("note") or ""), recorded_by=recorded_by)
+
+
+def plan_open(
+    actor: Principal, input: OpenPermitClock, city: Jurisdiction, today: date
+) -> PermitClockInput:
+    """The workflow input for a new clock, or ActionFailed. Pure (the jurisdiction files
+    and the packs are loaded at import): freezes the calendar layers and the rule version."""
+    if not CLOCK_ID.match(input.clock_id or ""):
+        raise bad("clock_id: use 1-80 letters, digits, '.', '_' or '-' (e.g. BP-2026-0142)")
+    if not input.events:
+        raise bad("events: give at least the event that starts the clock")
+    offsets = (
+        list(input.reminder_offsets)
+        if input.reminder_offsets is not None
+        else list(city.reminder_offsets)
+    )
+    if any(isinstance(n, bool) or not isinstance(n, int) or n <= 0 for n in offsets):
+        raise bad("reminder_offsets: whole numbers of days, 1 or more")
+    events = [_event(raw, f"events[{i}]", actor.email) for i, raw in enumerate(input.events)]
+    # Freeze every calendar layer as the data files say today (shot-clocks.md §8.9): a
+    # holiday added to or taken out of the jurisdiction file later does not move this
+    # clock; the rule version is pinned too (a later version shows as a warning).
+    layers = base_layers(city.key, city.state)
+    calendar = PermitCalendar(
+        jurisdiction=city.key,
+        time_zone=city.time_zone,
+        layers=layers.to_dict(),
+        fingerprint=layers.fingerprint,
+    )
+    info = PermitClockInfo(
+        clock_id=input.clock_id,
+        rule=input.rule,
+        calendar=calendar,
+        contacts=PermitContacts(
+            staff_email=input.staff_email or city.planner_email or actor.email,
+            supervisor_email=city.supervisor_email,
+            attorney_email=city.attorney_email,
+            applicant_email=input.applicant_email,
+            applicant_name=input.applicant_name,
+            project_manager_email=input.project_manager_email,
+        ),
+        facts=dict(input.facts),
+        title=input.title or input.clock_id,
+        site_address=input.site_address,
+        companion_id=input.companion_id,
+        project_id=input.project_id,
+        condition_number=input.condition_number,
+        reminder_offsets=sorted(set(offsets), reverse=True),
+    )
+    # Each event is checked as if recorded one after the other, so the first event the
+    # rule refuses is named, and nothing is opened.
+    request: dict[str, Any] = {
+        "rule": info.rule,
+        "jurisdiction": city.key,
+        "calendar_snapshot": calendar.layers,
+        "facts": dict(info.facts),
+        "events": [],
+        "as_of": today.isoformat(),
+    }
+    try:
+        compute_permit_clock(request)
+    except PermitClockError as err:  # the core's contract error names the field
+        raise bad(str(err)) from None
+    for i, event in enumerate(events):
+        try:
+            refuse_event(request, event, today)
+        except EventRefused as err:
+            raise ActionFailed(f"events[{i}] ({event.type}): {err}", 409) from None
+        request["events"].append(event.to_contract())
+    clock = compute_permit_clock(request)
+    calendar.rule_version = str(clock.get("rule_version") or "")
+    return PermitClockInput(info=info, events=events)
+
+
+class PermitActions:
+    """Mixin of `actions.layer.Actions`: the permit-clock actions."""
+
+    settings: Settings
+    gateway: Gateway
+    sessions: sessionmaker[Session]
+
+    def permit_city(self, key: str = "") -> Jurisdiction:
+        try:
+            if key:
+                return jurisdiction(key)
+            return default_jurisdiction(self.settings.default_jurisdiction)
+        except ValueError as err:
+            raise bad(f"jurisdiction: {err}") from None
+
+    def _permit_row(self, clock_id: str) -> PermitClockRow | None:
+        with self.sessions() as session:
+            row = session.get(PermitClockRow, clock_id)
+            if row is not None:
+                session.expunge(row)
+            return row
+
+    def _permit_events(self, clock_id: str) -> int:
+        from sqlalchemy import func, select
+
+        with self.sessions() as session:
+            return (
+                session.scalar(
+                    select(func.count())
+                    .select_from(PermitEventRow)
+                    .where(PermitEventRow.clock_id == clock_id)
+                )
+                or 0
+            )
+
+    async def open_permit_clock(
+        self, who: Principal, request: OpenPermitClock
+    ) -> PermitClockSummary:
+        require(who, request.permission)
+        city = self.permit_city(request.jurisdiction)
+        start = plan_open(who, request, city, pendulum.now(city.time_zone).date())
+        if request.companion_id and self._permit_row(request.companion_id) is None:
+            raise bad(f"companion_id: there is no permit clock {request.companion_id}")
+        client = await self.gateway.client()
+        try:
+            await client.start_workflow(
+                "PermitClockWorkflow",
+                start,
+                id=permit_workflow_id(request.clock_id),
+                task_queue=self.gateway.task_queue,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+        except WorkflowAlreadyStartedError:
+            raise ActionFailed(
+                f"clock_id: {request.clock_id} already has a clock; record events on it instead"
+            ) from None
+        except Exception as err:  # noqa: BLE001 - every failure becomes a sentence
+            raise from_temporal(err) from None
+        await wait_for(
+            lambda: self._permit_events(request.clock_id) == len(start.events), timeout=10
+        )
+        return await self.permit_summary(who, request.clock_id)
+
+    async def record_permit_event(
+        self, who: Principal, request: RecordPermitEvent
+    ) -> PermitUpdateResult:
+        require(who, request.permission)
+        event = _event(
+            {"type": request.type, "date": request.date, **request.fields}, "event", who.email
+        )
+        before = self._permit_events(request.clock_id)
+        handle = await self.gateway.handle(permit_workflow_id(request.clock_id))
+        try:
+            result: PermitUpdateResult = await handle.execute_update(
+                "record_event",
+                PermitEventInput(
+                    event.type, event.date, event.fields, recorded_by=who.email, note=request.note
+                ),
+                result_type=PermitUpdateResult,
+            )
+        except Exception as err:  # noqa: BLE001 - the validator's words, or why not
+            failed = from_temporal(err)
+            if failed.status == 404:
+                failed = ActionFailed(
+                    f"{request.clock_id}: no open permit clock (unknown, or finished); "
+                    "nothing was recorded",
+                    404,
+                )
+            raise failed from None
+        due = result.clock.get("due_date")
+        await wait_for(
+            lambda: (
+                self._permit_events(request.clock_id) > before
+                and getattr(self._permit_row(request.clock_id), "due_date", None) == due
+            ),
+            timeout=10,
+        )
+        return result
+
+    async def permit_summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
+        require(who, "read")
+        summary: PermitClockSummary = await self.gateway.query(
+            permit_workflow_id(clock_id),
+            "summary",
+            result_type=PermitClockSummary,
+            missing=f"no such permit clock {clock_id}",
+        )
+        return summary

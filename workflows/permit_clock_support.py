@@ -1,0 +1,374 @@
+"""Everything PermitClockWorkflow needs that is not Temporal orchestration: the clock's
+state, the request to the pure rules core, the alert plan, the notices and the search
+attributes.
+
+Passed through the workflow sandbox by the worker (imported once per process). No I/O,
+no wall clock: the time always comes in as an argument (`workflow.now()`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
+
+from models.permit_clock import (
+    PermitClockInfo,
+    PermitClockInput,
+    PermitClockRecord,
+    PermitClockSummary,
+    PermitEvent,
+    PermitEventInput,
+    PermitEventRecord,
+    PermitNoticeRequest,
+)
+from rules.alerts import SEND_AT, local_instant, local_today
+from rules.permit_clocks import (
+    PermitClockError,
+    check_new_event,
+    compute_permit_clock,
+    reminder_plan,
+)
+
+# Shared with the shot clock (same names in the Temporal UI): status, conservative date,
+# jurisdiction. Permit clocks add their rule, literal due date and consequence.
+CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")
+CLOCK_STATUS = SearchAttributeKey.for_keyword("ClockStatus")
+JURISDICTION = SearchAttributeKey.for_keyword("Jurisdiction")
+PERMIT_RULE = SearchAttributeKey.for_keyword("PermitRule")
+PERMIT_DUE_DATE = SearchAttributeKey.for_datetime("PermitDueDate")
+PERMIT_CONSEQUENCE = SearchAttributeKey.for_keyword("PermitConsequence")
+
+RECORD_TIMEOUT = timedelta(seconds=30)
+NOTICE_TIMEOUT = timedelta(seconds=60)
+# A deadline notice must not be dropped because the mail server or database was down.
+RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
+
+# Deadlines the applicant must act on (the permit lapses, vesting is lost): reminders go
+# to the applicant with how to ask for more time. Every other consequence falls on the
+# city (deemed complete, deemed approved, ...): reminders go to staff.
+APPLICANT_CONSEQUENCES = frozenset({"expired", "vesting_lost"})
+# Statuses after which nothing can change a clock any more.
+DONE_STATUSES = frozenset({"met", "met_late", "withdrawn"})
+COMPANION_EVENT = "companion_expiry"
+
+
+def permit_workflow_id(clock_id: str) -> str:
+    return f"permit-clock-{clock_id}"
+
+
+def _sa_date(value: str | None) -> datetime | None:
+    return None if not value else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def search_attribute_updates(
+    clock: dict[str, Any], jurisdiction: str
+) -> list[SearchAttributeUpdate[Any]]:
+    """The operator's view of a permit clock in the Temporal UI."""
+    updates: list[SearchAttributeUpdate[Any]] = [
+        CLOCK_STATUS.value_set(clock.get("conservative_status") or clock["status"]),
+        JURISDICTION.value_set(jurisdiction),
+        PERMIT_RULE.value_set(clock["rule"]),
+        PERMIT_CONSEQUENCE.value_set(clock.get("consequence") or ""),
+    ]
+    for key, name in ((PERMIT_DUE_DATE, "due_date"), (CONSERVATIVE_DATE, "conservative_date")):
+        value = _sa_date(clock.get(name))
+        updates.append(key.value_unset() if value is None else key.value_set(value))
+    return updates
+
+
+def all_clocks(clock: dict[str, Any]) -> list[dict[str, Any]]:
+    """The clock and every clock it chains (`next`), depth first."""
+    out = [clock]
+    for chained in clock.get("next") or []:
+        out.extend(all_clocks(chained))
+    return out
+
+
+def clock_paths(clock: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """(path, clock) for the clock and its chained clocks; a path is "parent>child", the
+    same as the core's reminder plan, so alert keys are unique per chained clock."""
+    here = f"{path}>{clock['rule']}" if path else clock["rule"]
+    out = [(here, clock)]
+    for chained in clock.get("next") or []:
+        out.extend(clock_paths(chained, here))
+    return out
+
+
+def _find(clock: dict[str, Any], path: str) -> dict[str, Any]:
+    return next((one for here, one in clock_paths(clock) if here == path), clock)
+
+
+def is_applicant_deadline(clock: dict[str, Any]) -> bool:
+    """The applicant must act (an expiry, an applicant's deadline): remind the applicant.
+    The rule's family says so; a result without one falls back to its consequence."""
+    family = clock.get("family")
+    if family is not None:
+        return family in ("expiry", "applicant_deadline")
+    return clock.get("consequence") in APPLICANT_CONSEQUENCES
+
+
+def is_finished(clock: dict[str, Any]) -> bool:
+    """Nothing more can happen: met or withdrawn, or an expired permit (an extension
+    after expiry is refused), for this clock and every clock it chains."""
+    for one in all_clocks(clock):
+        status = one["status"]
+        if status in DONE_STATUSES:
+            continue
+        if status == "lapsed" and one.get("consequence") == "expired":
+            continue
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class PermitAlert:
+    key: str
+    kind: str
+    fire_at: datetime  # UTC
+    rule: str
+    details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+class PermitClockState:
+    """One permit's clocks (carried across continue-as-new) and the rules applied to
+    them. The workflow owns timers, activities and the lock; this owns the timeline,
+    the keys of the alerts sent or skipped and what every notice says."""
+
+    def __init__(self, input: PermitClockInput) -> None:
+        self.info: PermitClockInfo = input.info
+        self.events: list[PermitEvent] = list(input.events)
+        self.sent: set[str] = set(input.sent_alert_keys)
+        self.skipped: set[str] = set(input.skipped_alert_keys)
+        self.seq = input.event_sequence
+        self.followers: list[str] = list(input.followers)
+        self.announced_expiry = input.announced_expiry
+        self.planned_at = input.planned_at
+        self.first_run = input.event_sequence == 0
+        if self.first_run:
+            for event in self.events:
+                self.seq += 1
+                event.event_id = event.event_id or f"{self.seq:04d}-{event.type}"
+
+    def carry_over(self) -> PermitClockInput:
+        return PermitClockInput(
+            info=self.info,
+            events=self.events,
+            sent_alert_keys=sorted(self.sent),
+            skipped_alert_keys=sorted(self.skipped),
+            event_sequence=self.seq,
+            followers=list(self.followers),
+            announced_expiry=self.announced_expiry,
+            planned_at=self.planned_at,
+        )
+
+    # -- the rules --------------------------------------------------------------------
+
+    def request(self, events: list[PermitEvent], as_of: date) -> dict[str, Any]:
+        cal = self.info.calendar
+        return {
+            "rule": self.info.rule,
+            "jurisdiction": cal.jurisdiction,
+            **({"calendar_snapshot": cal.layers} if cal.layers else {}),
+            "facts": dict(self.info.facts),
+            "events": [e.to_contract() for e in events],
+            "as_of": as_of.isoformat(),
+            # Pinned at open: a later pack version shows as a warning on this clock.
+            **({"rule_version": cal.rule_version} if cal.rule_version else {}),
+        }
+
+    def today(self, now: datetime) -> date:
+        return local_today(now, self.info.calendar.time_zone)
+
+    def clock(self, now: datetime, as_of: str | None = None) -> dict[str, Any]:
+        day = self.today(now) if as_of is None else date.fromisoformat(as_of)
+        return compute_permit_clock(self.request(self.events, day))
+
+    def check(self, event: PermitEvent, now: datetime) -> None:
+        """Refuse (ValueError: the update's rejection) an event the rules core refuses or
+        a date in the future: nothing is recorded then."""
+        today = self.today(now)
+        refuse_event(self.request(self.events, today), event, today)
+
+    def append(self, event: PermitEvent) -> None:
+        self.seq += 1
+        event.event_id = f"{self.seq:04d}-{event.type}"
+        self.events.append(event)
+
+    def companion_event(self, until: str, now: datetime) -> PermitEvent | None:
+        """The `companion_expiry` event for a companion's new expiry, unless it is
+        already the last one recorded or the rule refuses it."""
+        last = next((e for e in reversed(self.events) if e.type == COMPANION_EVENT), None)
+        if last is not None and last.fields.get("until") == until:
+            return None
+        # Recorded on the day the companion's expiry moved, never before the last event.
+        day = max([self.today(now).isoformat(), *(e.date for e in self.events)])
+        event = PermitEvent(
+            COMPANION_EVENT,
+            day,
+            {"until": until},
+            note="the companion building permit's expiry moved",
+            recorded_by="companion permit",
+        )
+        try:
+            compute_permit_clock(self.request([*self.events, event], date.fromisoformat(day)))
+        except Exception:  # noqa: BLE001 - the rule cannot take it: ignore the signal
+            return None
+        return event
+
+    # -- alerts -----------------------------------------------------------------------
+
+    def alerts(self, clock: dict[str, Any], now: datetime) -> list[PermitAlert]:
+        """Every alert of the clock and its chained clocks as computed now, in order: the
+        core's reminder plan (in business days for business-day clocks) and, for a clock
+        already lapsed on the conservative reading, its escalation."""
+        tz = self.info.calendar.time_zone
+        offsets = [o for o in self.info.reminder_offsets if o > 0]
+        plan = reminder_plan(self.request(self.events, self.today(now)), offsets, clock)
+        out: list[PermitAlert] = []
+        for reminder in plan:
+            due = reminder.due_date.isoformat()
+            about = _find(clock, reminder.path)
+            if reminder.kind == "lapse":
+                out.append(self._lapse(reminder.path, due, tz))
+                continue
+            kind = (
+                "permit_expiry_reminder"
+                if is_applicant_deadline(about)
+                else "permit_deadline_alert"
+            )
+            out.append(
+                PermitAlert(
+                    key=f"{reminder.path}:reminder:{due}:{reminder.offset}",
+                    kind=kind,
+                    fire_at=local_instant(reminder.date, SEND_AT, tz),
+                    rule=reminder.path,
+                    details={
+                        "offset": reminder.offset,
+                        "unit": "business days" if reminder.unit == "business_days" else "days",
+                        "date": due,
+                    },
+                )
+            )
+        planned = {a.key for a in out}
+        for path, one in clock_paths(clock):
+            due = one.get("conservative_date")
+            if due and one.get("conservative_status") == "lapsed":
+                lapse = self._lapse(path, due, tz)
+                if lapse.key not in planned:
+                    out.append(lapse)
+        out.sort(key=lambda a: (a.fire_at, a.key))
+        return out
+
+    def _lapse(self, path: str, due: str, tz: str) -> PermitAlert:
+        # The clock runs out at the end of the conservative date.
+        day = date.fromisoformat(due) + timedelta(days=1)
+        return PermitAlert(
+            key=f"{path}:lapse:{due}",
+            kind="permit_lapse_escalation",
+            fire_at=local_instant(day, time(0, 0), tz),
+            rule=path,
+            details={"lapsed_on": due},
+        )
+
+    def pending(self, alerts: list[PermitAlert]) -> list[PermitAlert]:
+        done = self.sent | self.skipped
+        return [a for a in alerts if a.key not in done]
+
+    # -- what the activities are given --------------------------------------------------
+
+    def record(self, clock: dict[str, Any], workflow_id: str) -> PermitClockRecord:
+        escalated = any(":lapse:" in key for key in self.sent)
+        return PermitClockRecord(self.info, clock, workflow_id, escalated)
+
+    def event_record(self, event: PermitEvent) -> PermitEventRecord:
+        return PermitEventRecord(self.info.clock_id, event)
+
+    def search_attributes(self, clock: dict[str, Any]) -> list[SearchAttributeUpdate[Any]]:
+        return search_attribute_updates(clock, self.info.calendar.jurisdiction)
+
+    def alert_notice(self, alert: PermitAlert, clock: dict[str, Any]) -> PermitNoticeRequest:
+        contacts = self.info.contacts
+        about = _find(clock, alert.rule)
+        details = {**alert.details, "rule_clock": about}
+        if alert.kind == "permit_lapse_escalation":
+            to = [contacts.supervisor_email, contacts.attorney_email]
+            cc = [contacts.staff_email, contacts.project_manager_email]
+        elif alert.kind == "permit_expiry_reminder":
+            # The core says by when and how to ask (the last day before expiry, or the
+            # earlier day a rule requires); no later than the conservative date.
+            ext = about.get("extensions") or {}
+            ask_by = [d for d in (ext.get("request_by"), about.get("conservative_date")) if d]
+            details["last_day_to_ask"] = min(ask_by) if ask_by else None
+            details["extension_help"] = ext.get("how") or ""
+            details["extensions_left"] = ext.get("left")
+            details["can_extend"] = bool(ext.get("how")) and ext.get("left") != 0
+            to = [contacts.applicant_email or contacts.staff_email]
+            cc = [contacts.staff_email, contacts.project_manager_email]
+        else:
+            to = [contacts.staff_email]
+            cc = [contacts.project_manager_email]
+        return PermitNoticeRequest(
+            notice_key=f"permit:{self.info.clock_id}:{alert.key}",
+            kind=alert.kind,
+            info=self.info,
+            to=[a for a in to if a],
+            cc=[a for a in cc if a],
+            clock=clock,
+            details=details,
+        )
+
+    def summary(self, now: datetime) -> PermitClockSummary:
+        clock = self.clock(now)
+        upcoming = [
+            {"key": a.key, "kind": a.kind, "fire_at": a.fire_at.isoformat()}
+            for a in self.pending(self.alerts(clock, now))
+            if a.fire_at > now
+        ]
+        return PermitClockSummary(
+            info=self.info,
+            events=list(self.events),
+            clock=clock,
+            upcoming_alerts=upcoming,
+            sent_alerts=sorted(self.sent),
+            followers=list(self.followers),
+        )
+
+
+def event_from_input(input: PermitEventInput) -> PermitEvent:
+    return PermitEvent(
+        type=input.type,
+        date=input.date,
+        fields=dict(input.fields),
+        note=input.note,
+        recorded_by=input.recorded_by,
+    )
+
+
+class EventRefused(ValueError):
+    """The rules refuse a new event; the message is for the planner."""
+
+
+def refuse_event(request: dict[str, Any], event: PermitEvent, today: date) -> list[str]:
+    """Raise EventRefused unless `event` may be added to the timeline in `request`;
+    returns its warnings. The rules core decides (an event the rule does not take,
+    negative days, a second 65957 extension, an extension after expiry, ...), with its
+    own words; a date after today is refused here first, in plain words."""
+    try:
+        day = date.fromisoformat(event.date)
+    except (TypeError, ValueError):
+        raise EventRefused(f"date: '{event.date}' is not a date (YYYY-MM-DD)") from None
+    if day > today:
+        raise EventRefused(
+            f"date: {event.date} is in the future (today is {today.isoformat()}); "
+            "record an event once it has happened"
+        )
+    try:
+        return check_new_event(request, event.to_contract())
+    except PermitClockError as err:
+        message = str(err)
+        if "nothing was recorded" not in message:
+            message += "; nothing was recorded"
+        raise EventRefused(message) from None
