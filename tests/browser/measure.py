@@ -29,6 +29,11 @@ async def measure(page: Any, journey: str, label: str, budget: bool = True) -> d
         "(() => { const links = [...document.querySelectorAll('header nav a')];"
         " return new Set(links.map(a => Math.round(a.getBoundingClientRect().top))).size; })()"
     )
+    # On one line and not cut off: the header is no wider than the window.
+    overflow = await page.evaluate(
+        "(() => { const h = document.querySelector('header.top');"
+        " return h ? h.scrollWidth - h.clientWidth : 0; })()"
+    )
     row = {
         "journey": journey,
         "page": label,
@@ -37,6 +42,7 @@ async def measure(page: Any, journey: str, label: str, budget: bool = True) -> d
         "load_ms": round(timing["load"], 1) if timing else None,
         "response_ms": round(timing["response"], 1) if timing else None,
         "nav_lines": nav,
+        "header_overflow_px": overflow,
         "budget": budget,
         "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -46,4 +52,5 @@ async def measure(page: Any, journey: str, label: str, budget: bool = True) -> d
     if budget:
         assert height < HEIGHT_BUDGET_PX, f"{label} is {height} px tall at {WIDTH} px: {page.url}"
     assert nav <= 1, f"the navigation wraps onto {nav} lines on {label}"
+    assert overflow <= 0, f"the header is {overflow} px wider than the window on {label}"
     return row
