@@ -70,6 +70,11 @@ class Settings:
     web_host: str = "127.0.0.1"
     web_port: int = 8000
     public_url: str = "http://localhost:8000"
+    # Was CLEARANCE_PUBLIC_URL given? Outside development, applicant links refuse to be
+    # made without it (a link to localhost reaches nobody).
+    public_url_configured: bool = False
+    # development | production (CLEARANCE_ENVIRONMENT).
+    environment: str = "development"
     secret_key: str = ""
     applicant_link_days: int = 30
     # Operations: log format (text or json), level, the worker's health port (0: none),
@@ -153,6 +158,8 @@ def load_settings() -> Settings:
         public_url=_env(
             "CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"
         ),
+        public_url_configured=bool(os.environ.get("CLEARANCE_PUBLIC_URL")),
+        environment=_env("CLEARANCE_ENVIRONMENT", "development"),
         secret_key=_env("CLEARANCE_SECRET_KEY", ""),
         applicant_link_days=int(_env("CLEARANCE_APPLICANT_LINK_DAYS", "30")),
         log_format=_env("CLEARANCE_LOG_FORMAT", "text"),

@@ -14,6 +14,7 @@ from temporalio.exceptions import WorkflowAlreadyStartedError
 from actions.errors import ActionFailed, bad, from_temporal
 from actions.requests import (
     ImportProject,
+    PlanDates,
     ProjectRequest,
     ResolveCondition,
     SignOffMilestone,
@@ -80,6 +81,10 @@ class ProjectActions:
         )
         if isinstance(request, SignOffMilestone):
             await wait_for(lambda: self._signed_off(request.project_id, request.milestone))
+        elif isinstance(request, PlanDates):
+            # The next page ranks milestones by these targets: let the read model have them.
+            targets = request.milestone_targets
+            await wait_for(lambda: self._targets_are(request.project_id, targets))
         elif hasattr(request, "number"):
             status = (result.condition or {}).get("status")
             number = request.number  # type: ignore[attr-defined]
@@ -94,6 +99,12 @@ class ProjectActions:
                 )
             )
         return status is None or current == status
+
+    def _targets_are(self, project_id: str, targets: dict[str, str]) -> bool:
+        with self.sessions() as session:
+            row = session.get(Project, project_id)
+            have = ((row.planned if row else None) or {}).get("milestone_targets") or {}
+            return all(have.get(m) == d for m, d in targets.items())
 
     def _signed_off(self, project_id: str, milestone: str) -> bool:
         with self.sessions() as session:

@@ -8,14 +8,16 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 from temporalio import activity
 
 from models.conditions import AuditEvent, ProjectRecord
 from models.database import dialect_insert, session_factory
 from models.schema import AuditRow, ConditionRow, Project
+from reports.common import condition_state, milestone_sequence
 from rules.audit_chain import GENESIS, link
+from rules.conditions.progress import MilestoneProgress, milestone_progress, most_urgent
 
 
 class ProjectRecords:
@@ -67,6 +69,24 @@ class ProjectRecords:
                     },
                 )
                 session.execute(stmt)
+            # Progress is judged on every condition as it now stands in the table (only the
+            # changed ones travelled), so the inboxes can rank projects without loading them.
+            rows = session.scalars(
+                select(ConditionRow).where(ConditionRow.project_id == info.project_id)
+            ).all()
+            states = [condition_state(r) for r in rows]
+            session.execute(
+                update(Project)
+                .where(Project.project_id == info.project_id)
+                .values(
+                    **progress_columns(
+                        info.milestones,
+                        states,
+                        rec.planned,
+                        [s.milestone for s in rec.signoffs],
+                    )
+                )
+            )
             if rec.audit:
                 append_audit(session, info.project_id, rec.audit)
 
@@ -138,4 +158,22 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "sub_items": [asdict(s) for s in spec.sub_items],
         "related": list(spec.related),
         "time_limits": [dict(t) for t in spec.time_limits],
+    }
+
+
+def progress_columns(
+    milestones: list[str], states: list[Any], planned: dict[str, Any], signed_off: list[str]
+) -> dict[str, Any]:
+    """The project columns that say where its milestones stand (also used by bench
+    seeding): each milestone's progress, and the most urgent one as the next milestone."""
+    order = milestone_sequence([g for c in states for g in c.spec.gates], milestones)
+    targets = (planned or {}).get("milestone_targets") or {}
+    progress: list[MilestoneProgress] = milestone_progress(order, states, targets, signed_off)
+    urgent = most_urgent(progress)
+    return {
+        "milestones": [p.to_json() for p in progress],
+        "next_milestone": urgent.milestone if urgent else None,
+        "next_milestone_blockers": urgent.blockers if urgent else 0,
+        "urgent_target": urgent.target if urgent else None,
+        "signoff_ready": sum(1 for p in progress if p.ready),
     }

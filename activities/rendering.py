@@ -33,6 +33,8 @@ NOTICE_KINDS = (
     "decision_confirmation",
     "judicial_review_reminder",
     "deemed_status",
+    "resubmission_confirmation",
+    "applicant_upload",
 )
 
 CATEGORY_LABELS = {
@@ -438,6 +440,17 @@ class NoticeRenderer:
             return (
                 f"{ctx['jurisdiction_name']}: Notice of incomplete application "
                 f"{app_id} — {req.application.site_address}"
+            )
+        if req.kind == "applicant_upload":
+            upload = details.get("upload") or {}
+            return (
+                f"Applicant upload for {app_id}: {upload.get('filename')} — check it and "
+                "record the resubmission"
+            )
+        if req.kind == "resubmission_confirmation":
+            return (
+                f"{ctx['jurisdiction_name']}: Resubmission received, new dates for "
+                f"{app_id} — act by {_letterdate(clock.get('conservative_date'))}"
             )
         if req.kind == "decision_confirmation":
             outcome = _label(OUTCOME_LABELS)(event.get("outcome"))

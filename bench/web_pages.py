@@ -196,7 +196,7 @@ class Server:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a loaded machine starts it slowly
         while True:
             if self.process.poll() is not None:
                 raise SystemExit(f"error: `clearance web` exited:\n{self.log.read_text()}")

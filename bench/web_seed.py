@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert
 
-from activities.projects import condition_row
+from activities.projects import condition_row, progress_columns
 from activities.records import clock_columns
 from models.conditions import (
     CLEARED,
@@ -180,6 +180,14 @@ def seed_projects(
         if not numbers:
             numbers = [c.spec.number for c in states]
         upcoming = lifecycle.next_milestone(info.milestones, [], states)
+        planned = {
+            "groundbreaking": (today + timedelta(days=rng.randint(10, 300))).isoformat(),
+            "milestone_targets": {
+                upcoming or "building_permit": (
+                    today + timedelta(days=rng.randint(5, 200))
+                ).isoformat()
+            },
+        }
         projects.append(
             {
                 "project_id": pid,
@@ -192,23 +200,13 @@ def seed_projects(
                 "project_manager_email": "pm@cotati.example"
                 if rng.random() < 0.1
                 else f"pm{rng.randint(1, 20)}@cotati.example",
-                "next_milestone": upcoming,
-                "next_milestone_blockers": len(lifecycle.blockers(states, upcoming))
-                if upcoming
-                else 0,
                 "open_conditions": sum(
                     1
                     for c in states
                     if c.status not in RESOLVED_STATUSES and c.spec.kind != "advisory"
                 ),
-                "planned": {
-                    "groundbreaking": (today + timedelta(days=rng.randint(10, 300))).isoformat(),
-                    "milestone_targets": {
-                        upcoming or "building_permit": (
-                            today + timedelta(days=rng.randint(5, 200))
-                        ).isoformat()
-                    },
-                },
+                "planned": planned,
+                **progress_columns(info.milestones, states, planned, []),
                 "signoffs": [],
                 "departments": departments,
                 "created_at": now,

@@ -118,6 +118,11 @@ class Project(Base):
     next_milestone: Mapped[str | None] = mapped_column(String(60))
     next_milestone_blockers: Mapped[int] = mapped_column(Integer, default=0)
     open_conditions: Mapped[int] = mapped_column(Integer, default=0)
+    # Each milestone's progress (rules/conditions/progress.py), and for the inboxes: the
+    # most urgent milestone's target date and how many milestones await a sign-off.
+    milestones: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    urgent_target: Mapped[str | None] = mapped_column(String(10), index=True)
+    signoff_ready: Mapped[int] = mapped_column(Integer, default=0)
     planned: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     signoffs: Mapped[list[Any]] = mapped_column(JSON, default=list)
     departments: Mapped[list[Any]] = mapped_column(JSON, default=list)

@@ -179,6 +179,19 @@ class ResubmissionInput:
 
 
 @dataclass
+class ApplicantUploadInput:
+    """The applicant uploaded a document through their link: tell the planner (once per
+    file, by its sha256), who checks it and records the resubmission."""
+
+    filename: str
+    sha256: str
+    size: int
+    uploaded_by: str
+    uploaded_at: str  # ISO instant
+    item: str = ""  # the notice item it answers, if the applicant said
+
+
+@dataclass
 class TollingAgreementInput:
     """A written tolling agreement: extends by `days` or sets `new_date`."""
 

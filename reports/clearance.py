@@ -27,10 +27,14 @@ CSV_COLUMNS = (
     "milestone",
     "number",
     "code",
-    "department",
+    "department",  # who clears it, by its name (not the heading as printed)
     "kind",
     "status",
     "gate_source",
+    "milestone_label",
+    "blocking",
+    "department_heading",  # the heading as printed in the resolution
+    "text",  # the condition's words, so the sheet can be read on its own
 )
 
 
@@ -165,10 +169,14 @@ def to_csv(report: MilestoneReport) -> str:
                 m.key,
                 c.number,
                 c.code,
-                c.department,
+                c.department_name,
                 c.kind,
                 c.status,
                 c.gate_source,
+                m.label,
+                "yes" if c.blocking else "no",
+                c.department,
+                " ".join(c.text.split()),
             )
             for m in report.milestones
             for c in m.conditions

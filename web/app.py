@@ -6,9 +6,17 @@ from __future__ import annotations
 import logging
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
+from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -49,12 +57,14 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         title="Clearance",
         version="1",
         summary="Wireless shot clocks and conditions of approval: pages and JSON API",
-        docs_url="/api/docs",
+        docs_url=None,  # served below from the pinned swagger-ui-bundle: no CDN
         redoc_url=None,
         openapi_url="/openapi.json",
     )
     app.state.ctx = ctx
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.mount("/api/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui-assets")
+    _install_docs(app)
     _install_handlers(app)
 
     from web.routes import (
@@ -96,7 +106,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.url.path.startswith("/api/docs"):
-            # Swagger UI loads its script from a CDN and runs an inline one.
+            # Swagger UI (served from here, never a CDN) starts with an inline script.
             del response.headers["Content-Security-Policy"]
         return response
 
@@ -107,6 +117,29 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         # (Secure cookies) come from its X-Forwarded-For/-Proto, believed only from it.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
+
+
+def _install_docs(app: FastAPI) -> None:
+    """The API explorer works offline: Swagger UI's files come from the pinned
+    swagger-ui-bundle package. /docs (FastAPI's usual address) leads to it."""
+
+    @app.get("/api/docs", include_in_schema=False)
+    def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Clearance API",
+            swagger_js_url="/api/docs/assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs/assets/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> RedirectResponse:
+        return RedirectResponse("/api/docs", status_code=308)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
 
 
 def _wants_json(request: Request) -> bool:

@@ -12,7 +12,7 @@ import pendulum
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -23,7 +23,7 @@ from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
 from web.login_throttle import LoginThrottle
-from web.present import filters
+from web.present import filters, human_datetime
 from web.resolution_import import ImportJobs
 from web.security import Signer
 
@@ -74,6 +74,10 @@ def template_environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(filters())
+    # An instant in the city's time: the page's jurisdiction (render() passes time_zone).
+    env.filters["human_datetime"] = pass_context(
+        lambda context, value: human_datetime(value, context.get("time_zone") or "UTC")
+    )
     env.globals.update(role_labels=ROLE_LABELS, allowed=allowed)
     return env
 
@@ -157,3 +161,14 @@ def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> 
         request, response, FLASH_COOKIE, ctx_of(request).flash_signer.dumps([kind, message]), 60
     )
     return response
+
+
+def require_public_url(settings: Settings) -> None:
+    """Applicant links are e-mailed: outside development, refuse to make one that would
+    point at localhost because CLEARANCE_PUBLIC_URL was never set."""
+    if settings.environment != "development" and not settings.public_url_configured:
+        raise ActionFailed(
+            "applicant links need the public address applicants can reach: set "
+            "CLEARANCE_PUBLIC_URL (e.g. https://permits.example.gov) and restart",
+            400,
+        )

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from activities.rendering import CONDITION_STATUS_LABELS, milestone_label
+from babel.dates import format_date, format_datetime
+
+from activities.rendering import (
+    CATEGORY_LABELS,
+    CONDITION_STATUS_LABELS,
+    OUTCOME_LABELS,
+    milestone_label,
+)
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.shot_clock import TERMINAL_STATUSES
 
@@ -117,6 +126,120 @@ def department_label(key: Any) -> str:
     return DEPARTMENTS.get(value, value.replace("_", " "))
 
 
+def tolled_so_far(
+    tolled_days: int, status: str, last_notice: str | None, today: date
+) -> int | None:
+    """Days tolled to date: while a notice is outstanding the clock is paused from the day
+    after the notice, so the days since it count too (the stored figure only counts
+    stretches that have ended). None when nothing is tolled now."""
+    if status != "tolled" or not last_notice:
+        return None
+    return tolled_days + max(0, (today - date.fromisoformat(last_notice)).days)
+
+
+# -- dates for people: "Mon 7 Dec 2026", in the city's time ---------------------------------
+
+DATE_FORMAT = "EEE d MMM y"
+DATETIME_FORMAT = "EEE d MMM y, h:mm a zzz"
+LOCALE = "en_US"
+
+
+def _as_date(value: Any) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def human_date(value: Any) -> str:
+    """'2026-12-07' (or a date) -> 'Mon 7 Dec 2026'; empty -> '-'; anything else as given."""
+    day = _as_date(value)
+    if day is None:
+        return "-" if value in (None, "") else str(value)
+    return format_date(day, DATE_FORMAT, locale=LOCALE)
+
+
+def human_datetime(value: Any, time_zone: str) -> str:
+    """An instant as the city reads it: 'Mon 7 Dec 2026, 9:30 AM PST'. Naive values are
+    taken as UTC (the database stores UTC)."""
+    if value is None or value == "":
+        return "-"
+    moment = value
+    if not isinstance(moment, datetime):
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            return str(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+    return format_datetime(moment, DATETIME_FORMAT, tzinfo=ZoneInfo(time_zone), locale=LOCALE)
+
+
+def category_label(key: Any) -> str:
+    value = str(key or "")
+    if not value:
+        return "small wireless batch"
+    return CATEGORY_LABELS.get(value, value.replace("_", " "))
+
+
+def outcome_label(key: Any) -> str:
+    value = str(key or "")
+    return OUTCOME_LABELS.get(value, value.replace("_", " "))
+
+
+def urgency(days_left: int | None) -> str:
+    """The colour class for something due in `days_left` days (same scale as clocks)."""
+    if days_left is None:
+        return "ok"
+    if days_left < 0:
+        return "expired"
+    if days_left <= 7:
+        return "urgent"
+    if days_left <= 30:
+        return "soon"
+    return "ok"
+
+
+_ISO_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+
+
+def readable(text: Any) -> str:
+    """Explanations from the rules core as a person reads them: a category key with its
+    own gloss in brackets becomes the gloss, any other key its label, ISO dates
+    'Mon 7 Dec 2026'. (The JSON API keeps the rules' exact words.)"""
+    out = str(text or "")
+    for key, label in CATEGORY_LABELS.items():
+        if key in out:
+            out = re.sub(rf"\b{key} \(([^)]*)\)", r"\1", out)
+            out = re.sub(rf"\b{key}\b", label, out)
+    return _ISO_DATE.sub(lambda m: human_date(m.group(1)), out)
+
+
+def blocker_summary(milestone: str, departments: list[str]) -> str:
+    """'21 conditions still block Grading permit: 12 Public Works / Engineering,
+    9 Planning Division.' in one short line, largest department first."""
+    if not departments:
+        return f"nothing blocks {milestone_label(milestone)}"
+    counts: dict[str, int] = {}
+    for d in departments:
+        counts[d] = counts.get(d, 0) + 1
+    parts = ", ".join(
+        f"{n} {department_label(d)}"
+        for d, n in sorted(counts.items(), key=lambda kv: (-kv[1], department_label(kv[0])))
+    )
+    total = len(departments)
+    return (
+        f"{total} condition{'s' if total != 1 else ''} still block "
+        f"{milestone_label(milestone)}: {parts}"
+    )
+
+
 def describe_time_limit(limit: dict[str, Any]) -> str:
     from rules.conditions.time_limits import describe
 
@@ -136,6 +259,10 @@ def time_limit_ends(limit: dict[str, Any], approved_on: str | None = None) -> st
 
 def filters() -> dict[str, Any]:
     return {
+        "human_date": human_date,
+        "category_label": category_label,
+        "readable": readable,
+        "outcome_label": outcome_label,
         "status_label": status_label,
         "event_label": event_label,
         "window_label": window_label,

@@ -22,6 +22,7 @@ with workflow.unsafe.imports_passed_through():
     from activities import names as activity
     from models.shot_clock import (
         ApplicantNoticeInput,
+        ApplicantUploadInput,
         ClockEvent,
         ClockSummary,
         ClockUpdateResult,
@@ -54,6 +55,8 @@ with workflow.unsafe.imports_passed_through():
 
 # Patch id: an event recorded by an update before the first sync waits for that sync.
 EVENTS_AFTER_APPLICATION = "events-recorded-after-their-application"
+# Patch id: a resubmission sends the applicant a letter with the new dates.
+RESUBMISSION_LETTER = "resubmission-letter"
 # Patch id (shot-clocks.md 8.1, 8.2): the risk flag, ClockStatus and the attorney's
 # notices follow the earliest reading. Histories from before it keep the literal path.
 CONSERVATIVE_READING = "conservative-reading-decides"
@@ -187,6 +190,10 @@ class ShotClockWorkflow:
                 await self._record_event(event)
         clock = self._state.clock(workflow.now())
         request = self._state.event_notice(event, clock)
+        # The incompleteness letter promises the new dates on resubmission: send them.
+        # (Patched: a resubmission recorded before this letter existed sent none.)
+        if event.type == "resubmitted" and workflow.patched(RESUBMISSION_LETTER):
+            request = self._state.resubmission_notice(event, clock)
         if request is not None:
             await self._send(request)
         self._dirty = True
@@ -202,6 +209,11 @@ class ShotClockWorkflow:
     @record_incomplete_notice.validator
     def _validate_incomplete_notice(self, input: IncompleteNoticeInput) -> None:
         self._check(support.incomplete_notice_event(input))
+
+    @workflow.update
+    async def notify_applicant_upload(self, input: ApplicantUploadInput) -> None:
+        """An applicant's document reached the city: the planner hears of it once."""
+        await self._send(self._state.upload_notice(input, self._state.clock(workflow.now())))
 
     @workflow.update
     async def record_resubmission(self, input: ResubmissionInput) -> ClockUpdateResult:

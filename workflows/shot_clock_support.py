@@ -9,6 +9,7 @@ clock or randomness; the time always comes in as an argument (`workflow.now()`).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUp
 
 from models.shot_clock import (
     ApplicantNoticeInput,
+    ApplicantUploadInput,
     ApplicationRecord,
     CalendarSnapshot,
     ClockEvent,
@@ -567,6 +569,53 @@ class ClockState:
                 {"event": event.to_contract()},
             )
         return None
+
+    def resubmission_notice(self, event: ClockEvent, clock: dict[str, Any]) -> NoticeRequest:
+        """The letter confirming a resubmission with the new dates (the incompleteness
+        letter promises it). Its key is the event's: sent once, however often replayed."""
+        contacts = self.app.contacts
+        notices = [e for e in self.events if e.type == "incomplete_notice" and e.date <= event.date]
+        effect = next(
+            (
+                entry
+                for entry in clock["ledger"]
+                if entry["event"] == "resubmitted" and entry["date"] == event.date
+            ),
+            None,
+        )
+        window = next(
+            (
+                w
+                for w in clock.get("notice_windows") or []
+                if w.get("kind") == "later_notice" and w.get("state") == "open"
+            ),
+            None,
+        )
+        return self.notice(
+            f"resubmission:{event.event_id}",
+            "resubmission_confirmation",
+            [contacts.applicant_email],
+            [contacts.planner_email],
+            clock,
+            {
+                "event": event.to_contract(),
+                "effect": effect,
+                "notice_date": notices[-1].date if notices else None,
+                "window": window,
+            },
+        )
+
+    def upload_notice(self, upload: ApplicantUploadInput, clock: dict[str, Any]) -> NoticeRequest:
+        """Tell the planner an applicant uploaded a document (keyed by the file)."""
+        contacts = self.app.contacts
+        return self.notice(
+            f"upload:{upload.sha256[:32]}",
+            "applicant_upload",
+            [contacts.planner_email],
+            [],
+            clock,
+            {"upload": asdict(upload)},
+        )
 
     def summary(self, now: datetime) -> ClockSummary:
         clock = self.clock(now)

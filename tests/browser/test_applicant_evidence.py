@@ -47,6 +47,7 @@ async def test_applicant_uploads_evidence_and_a_reviewer_clears_it(
     upload = tmp_path / "drainage-report.pdf"
     upload.write_bytes(DOCUMENT)
     card = owed.and_(applicant.locator("[data-number='1']"))
+    await card.locator("details.upload > summary").click()  # each upload form is folded
     await card.get_by_test_id("evidence-description").fill("Final drainage report")
     await card.get_by_test_id("evidence-file-input").set_input_files(str(upload))
     await card.get_by_test_id("evidence-upload").click()
@@ -95,6 +96,7 @@ async def test_applicant_uploads_evidence_and_a_reviewer_clears_it(
         "The reviewer said: Sheet C-3 (detention basin) is missing"
     )
     upload.write_bytes(DOCUMENT + b"% with sheet C-3\n")
+    await returned.locator("details.upload > summary").click()
     await returned.get_by_test_id("evidence-description").fill("Drainage report, rev. 2")
     await returned.get_by_test_id("evidence-file-input").set_input_files(str(upload))
     await returned.get_by_test_id("evidence-upload").click()

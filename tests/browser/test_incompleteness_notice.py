@@ -11,6 +11,7 @@ from playwright.async_api import expect
 
 from tests.browser.harness import Journey
 from tests.browser.steps import city_today, new_id, open_when_ready
+from web.present import human_date
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +30,8 @@ async def test_incompleteness_notice_moves_the_shot_clock_date(journey: Journey)
     page = await journey.login("pm@cotati.example")
     await open_when_ready(page, f"/applications/{application_id}")
     await expect(page.get_by_test_id("clock-status")).to_have_text("running")
-    before = (await page.get_by_test_id("shot-clock-date").inner_text()).strip()
-    date.fromisoformat(before)  # a date is shown
+    before = await page.get_by_test_id("shot-clock-date").get_attribute("data-date")
+    await expect(page.get_by_test_id("shot-clock-date")).to_have_text(human_date(before))
     await journey.shot("application before the notice")
 
     await page.get_by_test_id("open-notice-builder").click()
@@ -90,18 +91,22 @@ async def test_incompleteness_notice_moves_the_shot_clock_date(journey: Journey)
     assert clock["tolled_days"] == (today - notice_date).days
     assert date.fromisoformat(after) > date.fromisoformat(before)
     flash = page.get_by_test_id("flash-ok")
-    await expect(flash).to_contain_text(f"shot clock date {after}")
-    await expect(flash).to_contain_text(f"conservative date {clock['conservative_date']}")
+    await expect(flash).to_contain_text(f"shot clock date {human_date(after)}")
+    await expect(flash).to_contain_text(
+        f"conservative date {human_date(clock['conservative_date'])}"
+    )
     await expect(page.get_by_test_id("clock-status")).to_have_text("running")
-    await expect(page.get_by_test_id("shot-clock-date")).to_have_text(after)
+    await expect(page.get_by_test_id("shot-clock-date")).to_have_attribute("data-date", after)
     await expect(page.get_by_test_id("conservative-date")).to_contain_text(
-        clock["conservative_date"]
+        human_date(clock["conservative_date"])
     )
     await expect(page.get_by_test_id("timeline-event")).to_have_count(3)
     await journey.shot("resubmitted, new shot clock date")
 
     # The letter is in the outbox.
     await page.get_by_test_id("nav-outbox").click()
-    letter_row = page.get_by_test_id("outbox-row").filter(has_text=application_id)
-    await expect(letter_row.first).to_contain_text("incompleteness")
+    rows = page.get_by_test_id("outbox-row").filter(has_text=application_id)
+    await expect(rows.filter(has_text="incompleteness notice")).to_have_count(1)
+    # And the resubmission's letter with the new dates, as the notice promised.
+    await expect(rows.filter(has_text="Resubmission received")).to_have_count(1)
     await journey.shot("letter in the outbox")

@@ -27,44 +27,46 @@ async def test_signoff_refused_with_blockers_then_allowed(journey: Journey, tmp_
 
     page = await journey.login("engineer@cotati.example")
     await open_when_ready(page, f"/projects/{project_id}")
-    await expect(page.get_by_test_id("next-milestone")).to_contain_text("2 condition(s) block it")
+    await expect(page.get_by_test_id("next-milestone")).to_contain_text("2 conditions block it")
     await journey.shot("project with two blockers")
     await page.get_by_test_id("signoff-open-grading_permit").click()
     await expect(page.get_by_test_id("section-blockers")).to_contain_text(
-        "2 condition(s) still block this milestone"
+        "2 conditions still block this milestone"
     )
-    await page.get_by_test_id("signoff-submit").click()
-    refusal = page.get_by_test_id("flash-error")
-    await expect(refusal).to_contain_text("Refused")
-    await expect(refusal).to_contain_text("#1")
-    await expect(refusal).to_contain_text("#2")
+    # Blocked: one line saying by whom, a link to the table, and a disabled button.
+    await expect(page.get_by_test_id("signoff-blocked")).to_contain_text(
+        "2 conditions still block Grading permit issued: 1 Planning Division, "
+        "1 Public Works / Engineering"
+    )
+    await expect(page.get_by_test_id("signoff-submit")).to_be_disabled()
+    await page.get_by_test_id("signoff-blockers-link").click()
+    assert page.url.endswith("#blockers")
     blockers = page.get_by_test_id("blocker-row")
     await expect(blockers).to_have_count(2)
     await expect(blockers.nth(0)).to_contain_text("Public Works / Engineering")
     await expect(blockers.nth(1)).to_contain_text("Planning Division")
     await expect(page.get_by_test_id("signoff-state")).to_have_text("not yet")
-    await journey.shot("sign-off refused with its blockers")
+    await journey.shot("sign-off blocked, with its blockers")
     await journey.logout()
 
-    # Planning's reviewer may review, but not another department's condition.
+    # Planning's reviewer reviews, but is not offered another department's condition.
     await journey.login("planning@cotati.example")
     await page.goto(f"/projects/{project_id}/conditions/1")
-    await page.get_by_test_id("review-clear").click()
-    refusal = page.get_by_test_id("flash-error")
-    await expect(refusal).to_contain_text(
-        "condition #1 is cleared by Public Works / Engineering; planning@cotati.example "
-        "(department_reviewer, planning) is not its reviewer"
+    await expect(page.get_by_test_id("review-clear")).to_have_count(0)
+    await expect(page.get_by_test_id("review-not-yours")).to_contain_text(
+        "Public Works / Engineering reviews this condition"
     )
     await expect(page.get_by_test_id("condition-status")).to_have_text("submitted, awaiting review")
-    await journey.shot("another department's reviewer refused")
+    await journey.shot("another department's reviewer sees no clear or return")
     await journey.logout()
 
-    # Public works' reviewer finds the drainage report in their queue and clears it.
+    # Public works' reviewer finds the drainage report in their inbox and clears it.
     await journey.login("publicworks@cotati.example")
-    queue = page.locator("#review-queue [data-testid=queue-row]").filter(has_text=project_id)
-    await expect(queue).to_contain_text("#1")
-    await journey.shot("engineering review queue")
-    await queue.get_by_test_id("queue-open-1").click()
+    item = page.locator("[data-testid=inbox-item][data-kind=review]").filter(has_text=project_id)
+    await expect(item).to_contain_text("#1")
+    await expect(item).to_contain_text("service level")
+    await journey.shot("engineering reviewer's inbox")
+    await item.get_by_test_id("inbox-action").click()
     await expect(page.get_by_test_id("condition-status")).to_have_text("submitted, awaiting review")
     await expect(page.get_by_test_id("evidence-row")).to_contain_text("Final drainage report")
     await page.get_by_test_id("review-clear").click()
@@ -95,9 +97,13 @@ async def test_signoff_refused_with_blockers_then_allowed(journey: Journey, tmp_
         "Nothing blocks this milestone"
     )
     await page.get_by_test_id("signoff-submit").click()
+    # A sign-off is final: confirmed on a page that says so.
+    await expect(page.get_by_test_id("confirm-panel")).to_contain_text("The sign-off is final")
+    await journey.shot("sign-off confirmation")
+    await page.get_by_test_id("confirm-submit").click()
     await expect(page.get_by_test_id("flash-ok")).to_contain_text("Signed off")
     await expect(page.get_by_test_id("signoff-state")).to_have_text(
-        re.compile(r"by engineer@cotati\.example on \d{4}-\d{2}-\d{2}")
+        re.compile(r"by engineer@cotati\.example on \w{3} \d{1,2} \w{3} \d{4}")
     )
     await expect(page.get_by_test_id("signoff-submit")).to_have_count(0)
     await journey.shot("grading permit signed off")

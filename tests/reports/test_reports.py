@@ -291,7 +291,8 @@ def test_milestone_clearance_counts_and_blockers(engine: Engine) -> None:
 def test_milestone_clearance_csv(engine: Engine) -> None:
     text = clearance.to_csv(clearance.milestone_clearance(engine, PID))
     assert text.splitlines()[0] == (
-        "project,milestone,number,code,department,kind,status,gate_source"
+        "project,milestone,number,code,department,kind,status,gate_source,"
+        "milestone_label,blocking,department_heading,text"
     )
     rows = rows_of(text)
     assert len(rows) == 11  # one per condition per milestone it gates
@@ -308,11 +309,18 @@ def test_milestone_clearance_csv(engine: Engine) -> None:
         "milestone": "during_construction",
         "number": "105",
         "code": "AQ-1",
-        "department": "CEQA/Environmental",
+        "department": "Mitigation monitoring",  # the project's name for the department
         "kind": "recurring",
         "status": "open",
         "gate_source": "explicit",
+        "milestone_label": "During construction",
+        "blocking": "no",
+        "department_heading": "CEQA/Environmental",
+        "text": aq1["text"],
     }
+    # The words travel with the row, on one line; the department is its clean name.
+    assert aq1["text"] and "\n" not in aq1["text"]
+    assert not any("/" in r["department"] and " / " not in r["department"] for r in rows)
 
 
 def test_milestone_clearance_html_is_escaped(engine: Engine) -> None:

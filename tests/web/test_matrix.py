@@ -27,7 +27,8 @@ from web.accounts import Accounts
 PUBLIC = {
     ("GET", "/openapi.json"),
     ("GET", "/api/docs"),
-    ("GET", "/docs/oauth2-redirect"),
+    ("GET", "/docs"),  # a redirect to /api/docs
+    ("GET", "/favicon.ico"),
     ("GET", "/login"),
     ("POST", "/login"),
     ("GET", "/healthz"),
@@ -99,6 +100,7 @@ GUARDS: dict[tuple[str, str], str] = {
     # A condition's time limits become permit clocks of the project.
     ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
     ("GET", "/api/v1/me"): "read",
+    ("GET", "/api/v1/inbox"): "read",
     ("GET", "/api/v1/applications"): "read",
     ("POST", "/api/v1/applications"): "clock.open",
     ("GET", "/api/v1/applications/{application_id}"): "read",

@@ -114,8 +114,8 @@ def test_dashboard_sections_and_risk_order(browser: Browser, stack: Stackish) ->
     html = browser.as_("publicworks@cotati.example").get("/").text
     for section in ('id="clocks"', 'id="projects"', 'id="review-queue"'):
         assert section in html
-    dates = re.findall(r'data-testid="clock-row".*?<td>(\d{4}-\d\d-\d\d|-)</td>', html, re.S)
-    real = [d for d in dates if d != "-"]
+    dates = re.findall(r'data-testid="clock-row".*?<td data-date="([^"]*)">', html, re.S)
+    real = [d for d in dates if d]
     assert real == sorted(real) and real
     assert "risk-urgent" in html
     assert "My review queue: Public Works / Engineering" in html
@@ -147,10 +147,17 @@ def test_sign_off_refused_with_blockers_then_allowed(browser: Browser, stack: St
     engineer = browser.as_(ENGINEER)
     page = engineer.get(url)
     assert page.text.count('data-testid="blocker-row"') == 2
+    # Blocked: a short summary with a link to the table, and the button disabled.
+    assert re.search(r'disabled aria-disabled="true" data-testid="signoff-submit"', page.text)
+    assert "2 conditions still block Grading permit issued" in page.text
+    assert 'href="#blockers"' in page.text
     refused = engineer.post(url, data={"csrf_token": csrf_of(page.text)})
     assert refused.status_code == 409
     assert 'class="flash error"' in refused.text
-    assert "2 condition(s) still open" in refused.text
+    assert (
+        "Refused: 2 conditions still block Grading permit issued: 1 Planning Division"
+        in refused.text
+    )
     # Clear #1 through the pages (PM submits, public works clears), waive #2 by API.
     pm = browser.as_(PM)
     detail = pm.get(f"/projects/{pid}/conditions/1")
@@ -180,7 +187,12 @@ def test_sign_off_refused_with_blockers_then_allowed(browser: Browser, stack: St
     engineer = browser.as_(ENGINEER)
     page = engineer.get(url)
     assert 'data-testid="blocker-row"' not in page.text
-    signed = engineer.post(url, data={"csrf_token": csrf_of(page.text)})
+    assert "disabled" not in re.search(r"<button[^>]*signoff-submit[^>]*>", page.text)[0]
+    # A sign-off is final: the first post asks for confirmation and records nothing.
+    confirm = engineer.post(url, data={"csrf_token": csrf_of(page.text)})
+    assert confirm.status_code == 200 and 'data-testid="confirm-panel"' in confirm.text
+    assert "not yet" in engineer.get(url).text
+    signed = engineer.post(url, data={"csrf_token": csrf_of(page.text), "confirmed": "yes"})
     assert signed.status_code == 200 and 'class="flash ok"' in signed.text
     assert "signed off" in signed.text and "by engineer@cotati.example" in signed.text
 

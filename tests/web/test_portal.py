@@ -166,3 +166,57 @@ def test_application_link_shows_outstanding_items(browser: Browser, stack: Stack
     )
     assert 'class="flash ok"' in uploaded.text
     assert "sims.pdf" in browser.as_(PM).get(f"/applications/{app_id}").text
+
+
+def test_an_applicant_upload_reaches_the_planner_and_the_resubmission_sends_new_dates(
+    browser: Browser, stack: Stackish
+) -> None:
+    from sqlalchemy import select
+
+    from models.database import make_engine, session_factory
+    from models.schema import Notice
+
+    def notices(kind: str) -> list[Notice]:
+        engine = make_engine(stack.settings.database_url)
+        with session_factory(engine)() as s:
+            return list(
+                s.scalars(
+                    select(Notice).where(Notice.application_id == app_id, Notice.kind == kind)
+                )
+            )
+
+    app_id = stack.new_clock(days_ago=8)
+    item = {"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}
+    browser.api(PM, "POST", f"/api/v1/applications/{app_id}/notice", {"items": [item]})
+    link = browser.api(
+        PM, "POST", "/api/v1/links", {"scope": "application", "scope_id": app_id}
+    ).json()
+    path = link["url"].removeprefix("http://testserver")
+    portal = browser.as_(None).get(path)
+    uploaded = browser.as_(None).post(
+        path + "/files",
+        data={"csrf_token": csrf_of(portal.text), "item": "A"},
+        files={"file": ("rf.pdf", b"%PDF rf report", "application/pdf")},
+    )
+    assert "The planner has been told." in uploaded.text
+    told = notices("applicant_upload")
+    assert len(told) == 1 and "rf.pdf" in told[0].subject
+    assert told[0].to_addrs == [
+        browser.api(PM, "GET", f"/api/v1/applications/{app_id}").json()["planner_email"]
+    ]
+    # The planner's inbox has it, with the next action: record the resubmission.
+    inbox = browser.api(PM, "GET", "/api/v1/inbox").json()["items"]
+    upload = next(i for i in inbox if i["kind"] == "upload" and app_id in i["title"])
+    assert upload["action_href"] == f"/applications/{app_id}#record-resubmission"
+    assert "uploaded 1 document" in upload["why"]
+    # Recording it sends the applicant the new dates, once.
+    page = browser.as_(PM).get(f"/applications/{app_id}").text
+    done = browser.as_(PM).post(
+        f"/applications/{app_id}/events/resubmission", data={"csrf_token": csrf_of(page)}
+    )
+    assert 'class="flash ok"' in done.text
+    letters = notices("resubmission_confirmation")
+    assert len(letters) == 1 and "act by" in letters[0].subject
+    # Answered: it leaves the inbox.
+    inbox = browser.api(PM, "GET", "/api/v1/inbox").json()["items"]
+    assert not [i for i in inbox if i["kind"] == "upload" and app_id in i["title"]]

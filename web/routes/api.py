@@ -19,8 +19,9 @@ from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web import readmodel
 from web.accounts import AccountError, CurrentUser, aware, link_state
-from web.context import ctx_of
+from web.context import ctx_of, require_public_url
 from web.deps import api_user
+from web.inbox import inbox_for
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 User = Depends(api_user)
@@ -168,6 +169,16 @@ def me(user: CurrentUser = User) -> dict[str, Any]:
     return dataclasses.asdict(user)
 
 
+@router.get("/inbox", responses=ERRORS)
+def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
+    """What needs this user, earliest date first: each item's next action and why."""
+    _read(user)
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        result = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+    return result.to_json()
+
+
 @router.get("/applications", responses=ERRORS)
 def list_applications(
     request: Request,
@@ -237,6 +248,8 @@ def _project(p: Any) -> dict[str, Any]:
         "jurisdiction": p.jurisdiction,
         "next_milestone": p.next_milestone,
         "next_milestone_blockers": p.next_milestone_blockers,
+        "next_milestone_target": p.urgent_target,
+        "milestones": p.milestones,
         "open_conditions": p.open_conditions,
         "planned": p.planned,
         "signoffs": p.signoffs,
@@ -587,6 +600,7 @@ def _link_json(request: Request, link: Any) -> dict[str, Any]:
 def create_link(request: Request, body: LinkBody, user: CurrentUser = User) -> dict[str, Any]:
     require(user.principal, "link.create")
     ctx = ctx_of(request)
+    require_public_url(ctx.settings)
     try:
         link = ctx.accounts.create_link(
             body.scope, body.scope_id, user.email, ctx.settings.applicant_link_days, body.email

@@ -17,6 +17,9 @@ from web import readmodel
 from web.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
+from web.offers import clock_offers
+from web.present import human_date, outcome_label, tolled_so_far
+from web.timeline import clock_picture
 
 router = APIRouter()
 
@@ -30,6 +33,8 @@ EVENT_ACTIONS = {
     "rebase": "clock.rebase",
 }
 BLANK_ROWS = 4
+# Actions that close the clock for good: the page asks for confirmation first.
+CONFIRMED = ("decision", "withdrawal")
 
 
 @router.get("/applications", response_class=HTMLResponse)
@@ -148,7 +153,21 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
         for w in clock.get("notice_windows") or []
     ]
     links = ctx.accounts.links_for("application", application_id)
+    session = getattr(request.state, "session_info", None)
+    role = session.user.role if session else ""
+    notices_given = [e.date for e in events if e.type == "incomplete_notice"]
     return {
+        "picture": clock_picture(
+            clock,
+            [(e.type, e.date) for e in events],
+            row.status,
+            today,
+            row.judicial_review_deadline,
+        ),
+        "offers": clock_offers(role, row.status, row.category, row.state),
+        "tolled_so_far": tolled_so_far(
+            row.tolled_days, row.status, notices_given[-1] if notices_given else None, today
+        ),
         "app": row,
         "jurisdiction_key": row.jurisdiction,
         "line": line,
@@ -174,6 +193,7 @@ def _link_url(request: Request, link_id: str) -> str:
 def application_page(request: Request, application_id: str) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "read")
+    request.state.session_info = session
     return render(
         request,
         "application.html.j2",
@@ -189,9 +209,15 @@ async def record_event(request: Request, application_id: str, name: str) -> Resp
     if name not in EVENT_ACTIONS:
         raise HTTPException(404, f"There is no action {name!r}.")
     ctx = ctx_of(request)
+    request.state.session_info = session
+    fields = form_dict(form)
     try:
+        if name in CONFIRMED and fields.get("confirmed") != "yes":
+            # A decision or a withdrawal closes the clock: say what it does, then ask.
+            require(session.user.principal, EVENT_ACTIONS[name])
+            return _confirm_event(request, session, application_id, name, fields)
         result = await ctx.operations.clock_action(
-            session.user.principal, application_id, EVENT_ACTIONS[name], form_dict(form)
+            session.user.principal, application_id, EVENT_ACTIONS[name], fields
         )
     except ActionFailed as err:
         return render(
@@ -208,8 +234,64 @@ async def record_event(request: Request, application_id: str, name: str) -> Resp
         f"/applications/{application_id}",
         "ok",
         f"Recorded. Status: {clock['status'].replace('_', ' ')}; shot clock date "
-        f"{clock['shot_clock_date'] or '-'}; conservative date "
-        f"{clock['conservative_date'] or '-'}.",
+        f"{human_date(clock['shot_clock_date'])}; conservative date "
+        f"{human_date(clock['conservative_date'])}."
+        + (" The applicant is sent a letter with the new dates." if name == "resubmission" else ""),
+    )
+
+
+def _confirm_event(
+    request: Request, session: Any, application_id: str, name: str, fields: dict[str, Any]
+) -> HTMLResponse:
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        row = readmodel.application(db, application_id)
+        if row is None:
+            raise HTTPException(404, f"There is no application {application_id!r}.")
+        site, conservative, status = row.site_address, row.conservative_date, row.status
+    when = str(fields.get("date") or "") or ctx.today().isoformat()
+    back = f"/applications/{application_id}"
+    facts = [("Application", f"{application_id}, {site}"), ("Date", human_date(when))]
+    if name == "decision":
+        outcome = str(fields.get("outcome") or "")
+        if outcome not in OUTCOMES:
+            raise ActionFailed("choose the decision's outcome (there is no default)", 400)
+        facts.insert(1, ("Outcome", outcome_label(outcome)))
+        title, button = f"record the decision ({outcome_label(outcome)})", "Record the decision"
+        consequences = [
+            "The clock stops for good: nothing more can be recorded on it.",
+            "The decision is sent to the applicant, the planner and the supervisor.",
+        ]
+        if conservative and when > conservative:
+            consequences.insert(
+                0,
+                f"This is after the conservative date {human_date(conservative)}: "
+                "it is recorded as a late decision.",
+            )
+        fields = {k: fields.get(k, "") for k in ("date", "outcome", "note")}
+    else:
+        title, button = "record the withdrawal", "Record the withdrawal"
+        consequences = [
+            "The applicant has withdrawn the application: the clock stops for good and "
+            "nothing more can be recorded on it.",
+            f"No decision will be due (the clock is {status.replace('_', ' ')}; its "
+            f"conservative date was {human_date(conservative)}).",
+        ]
+        fields = {k: fields.get(k, "") for k in ("date", "note")}
+    return render(
+        request,
+        "confirm.html.j2",
+        session=session,
+        confirm={
+            "title": title,
+            "facts": facts,
+            "consequences": consequences,
+            "action": f"/applications/{application_id}/events/{name}",
+            "fields": fields,
+            "button": button,
+            "back": back,
+            "back_label": application_id,
+        },
     )
 
 

@@ -11,6 +11,7 @@ from web import readmodel
 from web.context import ctx_of, render
 from web.deadlines import deadlines
 from web.deps import staff_session
+from web.inbox import LIMIT, inbox_for
 
 router = APIRouter()
 # The first page shows the nearest deadlines of every kind; /deadlines lists them all.
@@ -36,6 +37,7 @@ def dashboard(request: Request) -> HTMLResponse:
         clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")))
         projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
+        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
         upcoming = deadlines(db, ctx.today(), limit=DASHBOARD_DEADLINES)
     return render(
         request,
@@ -44,6 +46,8 @@ def dashboard(request: Request) -> HTMLResponse:
         clocks=clocks,
         projects=projects,
         queue=queue,
+        inbox=inbox,
+        inbox_limit=LIMIT,
         deadlines=upcoming,
         queue_department=queue_department,
         departments=DEPARTMENTS,

@@ -3,6 +3,8 @@ they owe on that one project or application, and uploads evidence for it."""
 
 from __future__ import annotations
 
+import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -12,14 +14,17 @@ from starlette.datastructures import UploadFile
 from actions.condition_clocks import project_clocks
 from actions.errors import ActionFailed
 from models.schema import ApplicantLink
+from models.shot_clock import ApplicantUploadInput
 from rules.access import Principal, require
 from web import readmodel
 from web.accounts import AccountError, aware
-from web.context import ctx_of, redirect_with_flash, render
+from web.context import ctx_of, redirect_with_flash, render, require_public_url
 from web.deps import checked_form, form_dict, staff_session
 from web.evidence import record_file, staged_upload
+from web.present import human_date
 
 router = APIRouter()
+log = logging.getLogger("clearance.web")
 
 
 def _back(scope: str, scope_id: str) -> str:
@@ -32,6 +37,7 @@ async def create_link(request: Request) -> Response:
     form = form_dict(await checked_form(request, session))
     require(session.user.principal, "link.create")
     ctx = ctx_of(request)
+    require_public_url(ctx.settings)
     scope, scope_id = form.get("scope", ""), form.get("scope_id", "")
     try:
         link = ctx.accounts.create_link(
@@ -48,7 +54,7 @@ async def create_link(request: Request) -> Response:
         request,
         _back(scope, scope_id),
         "ok",
-        f"Applicant link created (valid until {aware(link.expires_at):%Y-%m-%d}): {url}",
+        f"Applicant link created (valid until {human_date(aware(link.expires_at))}): {url}",
     )
 
 
@@ -99,12 +105,14 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
                 raise HTTPException(404, "The project is no longer available.")
             rows = readmodel.conditions(db, link.scope_id)
             files = readmodel.evidence_files(db, "project", link.scope_id)
+            owed = readmodel.owed(rows)
             return {
                 "link": link,
                 "token": token,
                 "project": project,
                 "application": None,
-                "owed": readmodel.owed(rows),
+                "owed": owed,
+                "steps": applicant_steps(project, owed),
                 "awaiting": [r for r in rows if r.status in ("submitted", "in_review")],
                 "files": [f for f in files if f.link_id == link.link_id],
                 "targets": (project.planned or {}).get("milestone_targets") or {},
@@ -125,6 +133,29 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
         "files": [f for f in files if f.link_id == link.link_id],
         "portal_csrf": ctx.signer.form_token("portal", link.link_id),
     }
+
+
+def applicant_steps(project: Any, owed: list[Any]) -> list[dict[str, Any]]:
+    """The applicant's stepper: each milestone in order with what they still owe for it;
+    the most urgent one with something owed is "next", and its items come first."""
+    by_milestone: dict[str, list[Any]] = {}
+    for c in owed:
+        for g in c.gates or ["unspecified"]:
+            by_milestone.setdefault(g, []).append(c)
+    progress = [p for p in project.milestones or [] if not p.get("monitored")]
+    order = [p["milestone"] for p in progress]
+    order += [m for m in by_milestone if m not in order]
+    signed = {p["milestone"] for p in progress if p.get("signed_off")}
+    targets = {p["milestone"]: p.get("target") for p in progress}
+    owing = [m for m in order if by_milestone.get(m)]
+    urgent = project.next_milestone if project.next_milestone in owing else None
+    current = urgent or (owing[0] if owing else None)
+    steps = []
+    for m in order:
+        items = by_milestone.get(m, [])
+        state = "done" if m in signed or not items else "next" if m == current else "later"
+        steps.append({"milestone": m, "items": items, "state": state, "target": targets.get(m)})
+    return steps
 
 
 def _portal_page(
@@ -226,6 +257,7 @@ async def portal_application_file(request: Request, token: str) -> Response:
             raise ActionFailed("choose the file to upload", 400)
         with ctx.sessions() as db:
             app = readmodel.application(db, link.scope_id)
+        uploader = _applicant(link, app.applicant_email if app else "").email
         async with staged_upload(
             ctx.settings.data_dir, upload, ctx.settings.max_upload_bytes
         ) as staged:
@@ -238,13 +270,48 @@ async def portal_application_file(request: Request, token: str) -> Response:
                 content_type=staged.content_type,
                 size=staged.size,
                 sha256=staged.sha256,
-                uploaded_by=_applicant(link, app.applicant_email if app else "").email,
+                uploaded_by=uploader,
                 link_id=link.link_id,
             )
             staged.keep()
             filename = staged.filename
+        told = await _tell_planner(
+            ctx,
+            link.scope_id,
+            ApplicantUploadInput(
+                filename=filename,
+                sha256=staged.sha256,
+                size=staged.size,
+                uploaded_by=uploader,
+                uploaded_at=datetime.now(UTC).isoformat(),
+                item=str(form.get("item") or "")[:20],
+            ),
+        )
     except ActionFailed as err:
         return _portal_page(request, token, err.status, ("error", f"Not received: {err.message}"))
     return redirect_with_flash(
-        request, f"/a/{token}", "ok", f"Received: {filename}. The planner has been given it."
+        request,
+        f"/a/{token}",
+        "ok",
+        f"Received: {filename}. "
+        + ("The planner has been told." if told else "The planner will see it in their list."),
     )
+
+
+async def _tell_planner(ctx: Any, application_id: str, upload: ApplicantUploadInput) -> bool:
+    """E-mail the planner through the clock's workflow (once per file). The upload is
+    already stored and listed in the planner's inbox, so a failure here loses nothing."""
+    from workflows.shot_clock import workflow_id_for
+
+    try:
+        await ctx.gateway.update(
+            workflow_id_for(application_id),
+            "notify_applicant_upload",
+            upload,
+            result_type=type(None),
+            closed=f"application {application_id} is closed",
+        )
+    except ActionFailed as err:
+        log.warning("applicant upload for %s not announced: %s", application_id, err.message)
+        return False
+    return True

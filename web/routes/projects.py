@@ -20,6 +20,9 @@ from web.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.evidence import staged_upload, stored_path
+from web.offers import may_review
+from web.present import blocker_summary, human_date, milestone_label
+from web.timeline import progress_picture
 
 router = APIRouter()
 
@@ -76,9 +79,16 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
     view = readmodel.project_view(project, rows, **filters)
     links = ctx.accounts.links_for("project", project_id)
     targets = (project.planned or {}).get("milestone_targets") or {}
+    progress = progress_picture(
+        project.milestones or [],
+        {m: milestone_label(m) for m in view.milestones},
+        ctx.today(project.jurisdiction),
+    )
     return {
         "jurisdiction_key": project.jurisdiction,
         "project": project,
+        "progress": progress,
+        "progress_by": {p["milestone"]: p for p in project.milestones or []},
         "view": view,
         "filters": filters,
         "status_filters": STATUS_FILTERS,
@@ -106,7 +116,9 @@ def project_page(request: Request, project_id: str) -> HTMLResponse:
     )
 
 
-def _condition_context(request: Request, project_id: str, number: str) -> dict[str, Any]:
+def _condition_context(
+    request: Request, project_id: str, number: str, session: Any = None
+) -> dict[str, Any]:
     ctx = ctx_of(request)
     with ctx.sessions() as db:
         project = readmodel.project(db, project_id)
@@ -135,6 +147,9 @@ def _condition_context(request: Request, project_id: str, number: str) -> dict[s
         "kinds": KINDS,
         "departments": DEPARTMENTS,
         "gate_choices": milestones,
+        # Clear/Return only for the department that clears it (or an administrator).
+        "may_review": session is not None
+        and may_review(session.user.role, session.user.department, row.department_key),
     }
 
 
@@ -146,7 +161,7 @@ def condition_page(request: Request, project_id: str, number: str) -> HTMLRespon
         request,
         "condition.html.j2",
         session=session,
-        **_condition_context(request, project_id, number),
+        **_condition_context(request, project_id, number, session),
     )
 
 
@@ -189,7 +204,7 @@ async def condition_action(request: Request, project_id: str, number: str, name:
             status=err.status,
             session=session,
             flash=("error", f"Refused: {err.message}"),
-            **_condition_context(request, project_id, number),
+            **_condition_context(request, project_id, number, session),
         )
     return redirect_with_flash(
         request,
@@ -252,12 +267,14 @@ def _signoff_context(request: Request, project_id: str, milestone: str) -> dict[
         ),
         None,
     )
+    blockers = readmodel.milestone_blockers(rows, milestone)
     return {
         "jurisdiction_key": project.jurisdiction,
         "project": project,
         "milestone": milestone,
         "gated": gated,
-        "blockers": readmodel.milestone_blockers(rows, milestone),
+        "blockers": blockers,
+        "summary": blocker_summary(milestone, [b.department_key for b in blockers]),
         "resolved": sum(1 for r in gated if r.status in RESOLVED_STATUSES),
         "signed": signed,
         "monitored": milestone in MONITORED_GATES,
@@ -280,21 +297,56 @@ def signoff_page(request: Request, project_id: str, milestone: str) -> HTMLRespo
 @router.post("/projects/{project_id}/milestones/{milestone}/sign-off")
 async def signoff(request: Request, project_id: str, milestone: str) -> Response:
     session = staff_session(request)
-    await checked_form(request, session)
+    form = form_dict(await checked_form(request, session))
+    require(session.user.principal, "project.sign_off")
     ctx = ctx_of(request)
+    page = _signoff_context(request, project_id, milestone)
+
+    def refused(message: str, status: int) -> HTMLResponse:
+        return render(
+            request,
+            "signoff.html.j2",
+            status=status,
+            session=session,
+            flash=("error", f"Refused: {message}"),
+            **page,
+        )
+
+    if page["blockers"]:
+        # Said briefly, from the read model; the table below lists each blocker.
+        return refused(page["summary"], 409)
+    if form.get("confirmed") != "yes":
+        label = milestone_label(milestone)
+        return render(
+            request,
+            "confirm.html.j2",
+            session=session,
+            confirm={
+                "title": f"sign off {label}",
+                "facts": [
+                    ("Project", f"{page['project'].name} ({project_id})"),
+                    ("Milestone", label),
+                    ("Conditions gating it", f"{len(page['gated'])}, all resolved"),
+                    ("Target date", human_date(page["target"]) if page["target"] else "none"),
+                ],
+                "consequences": [
+                    "The sign-off is final and goes in the audit log under your name.",
+                    "The applicant and the project manager are told it is signed off.",
+                ],
+                "action": f"/projects/{project_id}/milestones/{milestone}/sign-off",
+                "fields": {},
+                "button": f"Sign off {label}",
+                "back": f"/projects/{project_id}/milestones/{milestone}/sign-off",
+                "back_label": "the sign-off page",
+            },
+        )
     try:
         result = await ctx.operations.project_action(
             session.user.principal, project_id, "project.sign_off", {"milestone": milestone}
         )
     except ActionFailed as err:
-        return render(
-            request,
-            "signoff.html.j2",
-            status=err.status,
-            session=session,
-            flash=("error", f"Refused: {err.message}"),
-            **_signoff_context(request, project_id, milestone),
-        )
+        page = _signoff_context(request, project_id, milestone)
+        return refused(page["summary"] if page["blockers"] else err.message, err.status)
     return redirect_with_flash(
         request,
         f"/projects/{project_id}/milestones/{milestone}/sign-off",
