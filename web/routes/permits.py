@@ -325,8 +325,7 @@ class OpenBody(BaseModel):
 
 
 @api.get("/deadlines")
-def api_deadlines(request: Request) -> list[dict[str, Any]]:
-    user = api_user(request)
+def api_deadlines(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -334,8 +333,7 @@ def api_deadlines(request: Request) -> list[dict[str, Any]]:
 
 
 @api.get("/permits")
-def api_permits(request: Request) -> list[dict[str, Any]]:
-    user = api_user(request)
+def api_permits(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -369,8 +367,7 @@ def _row_json(row: PermitClockRow) -> dict[str, Any]:
 
 
 @api.get("/permits/{clock_id}")
-def api_permit(request: Request, clock_id: str) -> dict[str, Any]:
-    user = api_user(request)
+def api_permit(request: Request, clock_id: str, user: CurrentUser = API_USER) -> dict[str, Any]:
     require(user.principal, "read")
     page = _clock_page(request, clock_id)
     return {
