@@ -218,7 +218,7 @@ def test_import_cotati_village_and_drive_it_through_the_cli(stack: Stack) -> Non
         ("12.gates=nope", "nope"),
         ("999.gates=building_permit", "#999"),
         ("12gates=building_permit", "NUMBER.FIELD=VALUE"),
-        ("12.colour=red", "only gates, kind or department"),
+        ("12.colour=red", "only gates, kind, department or time_limits"),
     ):
         result = stack.run(*import_args(RESOLUTION, pid, "--yes", "--set", bad))
         assert_one_line_error(result, 2, "--set", fragment)
