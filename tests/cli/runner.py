@@ -178,7 +178,7 @@ def _start_web(root: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded 2-core machine starts it slowly
     while True:
         try:
             if httpx.get(f"{env['CLEARANCE_API_URL']}/healthz", timeout=2).status_code == 200:

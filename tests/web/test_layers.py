@@ -40,7 +40,13 @@ def test_the_action_layer_has_no_http_templates_or_cli() -> None:
 def test_staff_commands_reach_no_workflow_directly() -> None:
     """The CLI's staff commands (clock, project, conditions import) talk to the API only:
     no Temporal client, no database session."""
-    for module in ("cli/clock.py", "cli/projects.py", "cli/login.py", "cli/api.py"):
+    for module in (
+        "cli/clock.py",
+        "cli/projects.py",
+        "cli/permits.py",
+        "cli/login.py",
+        "cli/api.py",
+    ):
         names = imported_modules("cli")[module]
         roots = {top(n) for n in names}
         assert "temporalio" not in roots, module
