@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import text
 
+from rules.access import require
 from web.accounts import SESSION_DAYS, AccountError, CurrentUser, now
 from web.context import (
     SESSION_COOKIE,
@@ -138,6 +139,7 @@ async def change_password(request: Request) -> Response:
     working), and this browser gets a fresh one."""
     session = staff_session(request)
     form = await checked_form(request, session)
+    require(session.user.principal, "read")
     ctx = ctx_of(request)
     new = str(form.get("new_password") or "")
     try:

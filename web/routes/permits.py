@@ -26,8 +26,9 @@ from web.deps import api_user, checked_form, form_dict, staff_session
 
 router = APIRouter()
 api = APIRouter(prefix="/api/v1", tags=["api"])
-# The caller is known before the body is read: no session, 401 (not a 422 on the body).
-User = Depends(api_user)
+# Who is asking is settled before a body is read: a request without a token or session
+# is refused (401) before its body is validated.
+API_USER = Depends(api_user)
 
 # Form fields that carry an event's details, with how to read each from the form.
 INT_FIELDS = ("days", "months", "units_change_pct", "area_change_pct")
@@ -324,7 +325,7 @@ class OpenBody(BaseModel):
 
 
 @api.get("/deadlines")
-def api_deadlines(request: Request, user: CurrentUser = User) -> list[dict[str, Any]]:
+def api_deadlines(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -332,7 +333,7 @@ def api_deadlines(request: Request, user: CurrentUser = User) -> list[dict[str, 
 
 
 @api.get("/permits")
-def api_permits(request: Request, user: CurrentUser = User) -> list[dict[str, Any]]:
+def api_permits(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -366,7 +367,7 @@ def _row_json(row: PermitClockRow) -> dict[str, Any]:
 
 
 @api.get("/permits/{clock_id}")
-def api_permit(request: Request, clock_id: str, user: CurrentUser = User) -> dict[str, Any]:
+def api_permit(request: Request, clock_id: str, user: CurrentUser = API_USER) -> dict[str, Any]:
     require(user.principal, "read")
     page = _clock_page(request, clock_id)
     return {
@@ -386,7 +387,7 @@ def api_permit(request: Request, clock_id: str, user: CurrentUser = User) -> dic
 
 
 @api.post("/permits", status_code=201, response_model=None)
-async def api_open(request: Request, body: OpenBody, user: CurrentUser = User) -> Any:
+async def api_open(request: Request, body: OpenBody, user: CurrentUser = API_USER) -> Any:
     summary = await ctx_of(request).actions.open_permit_clock(
         user.principal, OpenPermitClock(**body.model_dump())
     )
@@ -395,7 +396,7 @@ async def api_open(request: Request, body: OpenBody, user: CurrentUser = User) -
 
 @api.post("/permits/{clock_id}/events", response_model=None)
 async def api_record(
-    request: Request, clock_id: str, body: EventBody, user: CurrentUser = User
+    request: Request, clock_id: str, body: EventBody, user: CurrentUser = API_USER
 ) -> Any:
     result = await ctx_of(request).actions.record_permit_event(
         user.principal,
@@ -419,7 +420,7 @@ class TimeLimitsBody(BaseModel):
 
 @api.post("/projects/{project_id}/time-limits", response_model=None)
 async def api_condition_clocks(
-    request: Request, project_id: str, body: TimeLimitsBody, user: CurrentUser = User
+    request: Request, project_id: str, body: TimeLimitsBody, user: CurrentUser = API_USER
 ) -> dict[str, Any]:
     """The conditions' time limits with a known anchor become clocks of the project."""
     done = await ctx_of(request).actions.open_condition_clocks(
