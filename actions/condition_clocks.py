@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from actions.errors import bad
+from actions.waiting import wait_for
 from models.schema import PermitClockRow, Project
 from rules.access import Principal, require
 
@@ -143,7 +144,12 @@ class ConditionClockActions:
         plans, skipped = plan_condition_clocks(
             request.project_id, request.conditions, request.anchors
         )
-        project = self._project_row(request.project_id)  # type: ignore[attr-defined]
+        project = self._project_row(request.project_id)
+        if project is None and plans:
+            # A project imported a moment ago: its row (with the applicant and the project
+            # manager) is written by its workflow's first activity.
+            await wait_for(lambda: self._project_row(request.project_id) is not None, 10)
+            project = self._project_row(request.project_id)
         pm = request.project_manager_email or (project.project_manager_email if project else "")
         applicant_email = request.applicant_email or (project.applicant_email if project else "")
         applicant_name = request.applicant_name or (project.applicant_name if project else "")
