@@ -115,25 +115,36 @@ def build_worker(
     task_queue: str | None = None,
     transport: Transport | None = None,
     notice_activities: NoticeActivities | None = None,
+    warm_templates: bool = False,
     **worker_options: Any,
 ) -> Worker:
     """One worker for the shot clock workflows and all their activities.
 
     The workflow cache holds `settings.max_cached_workflows` runs
     (`CLEARANCE_MAX_CACHED_WORKFLOWS`); `worker_options` (any `Worker` argument, e.g.
-    `max_cached_workflows`) override it.
+    `max_cached_workflows`) override it. `warm_templates` compiles the notice templates
+    before the worker polls (`clearance worker` does; tests needn't pay for it).
     """
     worker_options.setdefault("max_cached_workflows", settings.max_cached_workflows)
     worker_options.setdefault(
         "max_concurrent_workflow_tasks", settings.max_concurrent_workflow_tasks
     )
+    # Take no more activities than there are threads to run them: the SDK's default (100)
+    # lets a storm of reminders start 100 activities whose start-to-close timeouts run
+    # while 84 of them wait for a thread, and keeps them from another worker that is free.
+    threads = getattr(executor, "_max_workers", None)
+    if isinstance(threads, int):
+        worker_options.setdefault("max_concurrent_activities", threads)
+    renderer = NoticeRenderer()
+    if warm_templates:
+        renderer.warm()
     engine = make_engine(settings.database_url)
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)
     permits = PermitClockRecords(engine)
     notices = notice_activities or NoticeActivities(
         engine,
-        NoticeRenderer(),
+        renderer,
         transport or transport_from_settings(settings),
         mail_from=settings.mail_from,
         operator_alerts=OperatorAlerts(
@@ -190,6 +201,7 @@ async def main() -> None:
             client,
             settings,
             executor=executor,
+            warm_templates=True,
             graceful_shutdown_timeout=timedelta(seconds=settings.graceful_shutdown_seconds),
         )
         running = asyncio.create_task(worker.run())

@@ -40,7 +40,12 @@ from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
 from settings import Settings
-from workflows.permit_clock_support import EventRefused, permit_workflow_id, refuse_event
+from workflows.permit_clock_support import (
+    EventRefused,
+    PermitClockState,
+    permit_workflow_id,
+    refuse_event,
+)
 
 CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
@@ -251,11 +256,7 @@ class PermitActions:
         except Exception as err:  # noqa: BLE001 - the validator's words, or why not
             failed = from_temporal(err)
             if failed.status == 404:
-                failed = ActionFailed(
-                    f"{request.clock_id}: no open permit clock (unknown, or finished); "
-                    "nothing was recorded",
-                    404,
-                )
+                failed = await self._closed_refusal(who, request.clock_id, event)
             raise failed from None
         due = result.clock.get("due_date")
         await wait_for(
@@ -266,6 +267,30 @@ class PermitActions:
             timeout=10,
         )
         return result
+
+    async def _closed_refusal(
+        self, who: Principal, clock_id: str, event: PermitEvent
+    ) -> ActionFailed:
+        """Why an event cannot go on a clock whose workflow has finished (an expired
+        permit, a met deadline): the rules' own refusal when they give one."""
+        try:
+            summary = await self.permit_summary(who, clock_id)
+        except ActionFailed:
+            return ActionFailed(f"{clock_id}: there is no permit clock with this number", 404)
+        state = PermitClockState(
+            PermitClockInput(summary.info, summary.events, event_sequence=len(summary.events))
+        )
+        today = pendulum.now(summary.info.calendar.time_zone).date()
+        status = summary.clock.get("status", "closed")
+        try:
+            refuse_event(state.request(state.events, today), event, today)
+        except EventRefused as err:
+            return ActionFailed(str(err))
+        return ActionFailed(
+            f"{clock_id} is closed ({status.replace('_', ' ')}, "
+            f"{summary.clock.get('conservative_date') or 'no date'}): nothing more can be "
+            "recorded on it; nothing was recorded"
+        )
 
     async def permit_summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
         require(who, "read")

@@ -83,8 +83,8 @@ class PermitNoticeRenderer(NoticeRenderer):
         }
         subject = " ".join(self._permit_subject(req, about).split())
         context["subject"] = subject
-        text = self._env.get_template(f"notices/{req.kind}.txt.j2").render(context)
-        html = self._env.get_template(f"notices/{req.kind}.html.j2").render(context)
+        text = self._template(f"notices/{req.kind}.txt.j2").render(context)
+        html = self._template(f"notices/{req.kind}.html.j2").render(context)
         return RenderedNotice(subject=subject, text=text, html=html)
 
     def _permit_subject(self, req: PermitNoticeRequest, about: dict[str, Any]) -> str:

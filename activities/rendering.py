@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, select_autoescape
 
 from models.conditions import ProjectInfo, ProjectNoticeRequest
 from models.shot_clock import NoticeRequest
@@ -325,6 +326,9 @@ def _jurisdiction_name(key: str) -> str:
 
 class NoticeRenderer:
     def __init__(self, template_dir: Path | str = TEMPLATE_DIR) -> None:
+        # Compiled templates, each compiled once (see _template).
+        self._templates: dict[str, Template] = {}
+        self._compile_lock = threading.Lock()
         self._env = Environment(
             loader=FileSystemLoader(str(template_dir)),
             # Escape HTML templates only; the text part must show "<" as typed.
@@ -357,14 +361,35 @@ class NoticeRenderer:
             localtime=_localtime,
         )
 
+    def _template(self, name: str) -> Template:
+        """The compiled template, compiled once per process. Jinja's own cache lets every
+        activity thread that misses it compile the same template at once (at 08:00, 16
+        threads compiling the reminder templates while the storm waits) and stats the
+        file on every render; templates change with a deployment, which restarts the
+        worker."""
+        found = self._templates.get(name)
+        if found is None:
+            with self._compile_lock:
+                found = self._templates.get(name)
+                if found is None:
+                    found = self._templates[name] = self._env.get_template(name)
+        return found
+
+    def warm(self) -> None:
+        """Compile every notice template now (the worker does at start-up), so the first
+        notices after a restart, often a whole 08:00 at once, don't wait for it."""
+        for kind in (*NOTICE_KINDS, *PROJECT_NOTICE_KINDS):
+            for part in ("txt", "html"):
+                self._template(f"notices/{kind}.{part}.j2")
+
     def render(self, req: NoticeRequest) -> RenderedNotice:
         if req.kind not in NOTICE_KINDS:
             raise UnknownNoticeKind(f"unknown notice kind {req.kind!r}")
         context = self._context(req)
         subject = " ".join(self._subject(req, context).split())
         context["subject"] = subject
-        text = self._env.get_template(f"notices/{req.kind}.txt.j2").render(context)
-        html = self._env.get_template(f"notices/{req.kind}.html.j2").render(context)
+        text = self._template(f"notices/{req.kind}.txt.j2").render(context)
+        html = self._template(f"notices/{req.kind}.html.j2").render(context)
         return RenderedNotice(subject=subject, text=text, html=html)
 
     def _context(self, req: NoticeRequest) -> dict[str, Any]:
@@ -446,8 +471,8 @@ class NoticeRenderer:
         context = self._project_context(req)
         subject = " ".join(self._project_subject(req, context).split())
         context["subject"] = subject
-        text = self._env.get_template(f"notices/{req.kind}.txt.j2").render(context)
-        html = self._env.get_template(f"notices/{req.kind}.html.j2").render(context)
+        text = self._template(f"notices/{req.kind}.txt.j2").render(context)
+        html = self._template(f"notices/{req.kind}.html.j2").render(context)
         return RenderedNotice(subject=subject, text=text, html=html)
 
     def _project_context(self, req: ProjectNoticeRequest) -> dict[str, Any]:

@@ -115,8 +115,12 @@ class SmtpRecorder:
 class WorkerProcess:
     """`clearance worker` as a separate process, configured by environment variables."""
 
-    def __init__(self, env: dict[str, str], log_file: Path) -> None:
+    def __init__(
+        self, env: dict[str, str], log_file: Path, command: list[str] | None = None
+    ) -> None:
         self.env = env
+        # The shipped `clearance worker` unless a benchmark wraps it (bench/storm.py).
+        self.command = command or [sys.executable, "-m", "cli.main", "worker"]
         self.log_file = log_file
         self.health_port = int(env.get("CLEARANCE_WORKER_HEALTH_PORT", "0"))
         self.process: subprocess.Popen[bytes] | None = None
@@ -125,7 +129,7 @@ class WorkerProcess:
     def start(self) -> None:
         log = open(self.log_file, "ab")  # noqa: SIM115 - owned by the child process
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "worker"],
+            self.command,
             cwd=PROJECT_ROOT,
             env={**os.environ, **self.env},
             stdout=log,

@@ -211,7 +211,11 @@ class InMemoryDevServer(DevServer):
     def command(self) -> list[str]:
         cmd = super().command()
         at = cmd.index("--db-filename")
-        return cmd[:at] + cmd[at + 2 :]
+        cmd = cmd[:at] + cmd[at + 2 :]
+        while "--sqlite-pragma" in cmd:  # no file, no pragmas
+            at = cmd.index("--sqlite-pragma")
+            cmd = cmd[:at] + cmd[at + 2 :]
+        return cmd
 
 
 def default_tmp_root() -> str | None:

@@ -10,7 +10,7 @@ import sys
 import typer
 from rich.console import Console
 
-from cli import audit, clock, db, login, payload_key
+from cli import audit, clock, db, login, payload_key, permits
 from cli.errors import CliError, explain
 from cli.projects import conditions_app, project_app
 from cli.web import users_app
@@ -24,6 +24,7 @@ app = typer.Typer(
 app.add_typer(clock.app, name="clock")
 app.add_typer(conditions_app, name="conditions")
 app.add_typer(project_app, name="project")
+app.add_typer(permits.app, name="permit")
 app.add_typer(users_app, name="users")
 app.command("login")(login.login)
 app.command("logout")(login.logout)

@@ -111,9 +111,11 @@ def _corrections(values: list[str]) -> dict[str, dict[str, str]]:
 @conditions_app.command("import")
 def import_resolution(
     file: Annotated[Path, typer.Argument(help="Resolution as plain text or PDF")],
-    project_id: Annotated[str, typer.Option("--project", help="New project id")],
-    name: Annotated[str, typer.Option(help="Project name")],
-    applicant_email: Annotated[str, typer.Option(help="Applicant's e-mail (digests)")],
+    project_id: Annotated[
+        str, typer.Option("--project", help="New (or, with --existing) project id")
+    ],
+    name: Annotated[str, typer.Option(help="Project name (a new project)")] = "",
+    applicant_email: Annotated[str, typer.Option(help="Applicant's e-mail (digests)")] = "",
     pm: Annotated[
         str | None, typer.Option("--pm", help="Project manager's e-mail (default: you)")
     ] = None,
@@ -123,11 +125,23 @@ def import_resolution(
     ] = "",
     corrections: Annotated[
         list[str] | None,
-        typer.Option("--set", help="Correct before import: NUMBER.gates|kind|department=VALUE"),
+        typer.Option(
+            "--set",
+            help="Correct before import: NUMBER.gates|kind|department|time_limits=VALUE "
+            "(time limits as 'expiry 24 months after approval +1x12 months', 'none', ...)",
+        ),
     ] = None,
+    existing: Annotated[
+        bool, typer.Option("--existing", help="Add the conditions to an existing project")
+    ] = False,
+    prefix: Annotated[str, typer.Option(help="Number them apart: A- gives A-1")] = "",
+    approved_on: Annotated[
+        str, typer.Option("--approved-on", help="Adoption date, if the document has none")
+    ] = "",
     yes: Annotated[bool, typer.Option("--yes", help="Import without asking")] = False,
 ) -> None:
-    """Import a resolution into a new project: review the parse, correct, confirm, start."""
+    """Import a resolution into a new project (or an existing one): review the parse,
+    correct, confirm, start."""
     from rules.conditions.onboarding import CorrectionError, apply_corrections
 
     with _progress() as progress:
@@ -154,12 +168,15 @@ def import_resolution(
     body = {
         "project_id": project_id,
         "name": name,
-        "project_manager_email": pm or api.call("GET", "/me")["email"],
+        "project_manager_email": pm or ("" if existing else api.call("GET", "/me")["email"]),
         "applicant_email": applicant_email,
         "applicant_name": applicant_name,
         "jurisdiction": jurisdiction_key,
         "resolution": parsed.to_contract(),
         "corrections": wanted,
+        "existing": existing,
+        "prefix": prefix,
+        "approved_on": approved_on or None,
     }
     with _progress() as progress:
         task = progress.add_task("starting the project workflow", total=None)
@@ -169,6 +186,10 @@ def import_resolution(
         f"imported [bold]{result['project_id']}[/bold] ({result['name']}): "
         f"{result['conditions']} conditions; next milestone {result['next_milestone']}"
     )
+    for clock in result.get("clocks") or []:
+        console.print(f"time limit clock: {clock}")
+    for waiting in result.get("clocks_waiting") or []:
+        console.print(f"time limit of #{waiting['condition']}: {waiting['reason']}")
 
 
 def _progress() -> Progress:

@@ -204,6 +204,83 @@ async def load_project_demo(client: Client, task_queue: str, today: date) -> lis
     return [COTATI_VILLAGE_ID]
 
 
+TAPROOM_ID = "UP-26-04"
+TAPROOM_RESOLUTION = Path(__file__).resolve().parent / "data" / "demo-use-permit-resolution.txt"
+# The demo dates the taproom's approval this many days before today, so its 24-month
+# expiry is running whenever the demo is loaded.
+TAPROOM_APPROVED_DAYS_AGO = 90
+
+
+async def load_second_project_demo(client: Client, task_queue: str, today: date) -> list[str]:
+    """A second project from a resolution in another layout (department-prefixed numbers
+    "PL-2", "ENG-1", topic and milestone sections): its expiry becomes a running clock of
+    the project on the permit-clock engine; the invoice's 30 days wait for an invoice."""
+    from actions.condition_clocks import plan_condition_clocks
+    from actions.permit_clocks import OpenPermitClock, plan_open
+    from rules.access import Principal
+    from rules.conditions.onboarding import new_project
+    from rules.conditions.parser import parse_resolution
+    from workflows.permit_clock import PermitClockWorkflow
+    from workflows.permit_clock_support import permit_workflow_id
+    from workflows.project import ProjectWorkflow, project_workflow_id
+
+    workflow_id = project_workflow_id(TAPROOM_ID)
+    try:
+        await client.get_workflow_handle(workflow_id).describe()
+        return []
+    except RPCError as err:
+        if err.status != RPCStatusCode.NOT_FOUND:
+            raise
+    city = jurisdiction(DEMO_JURISDICTION)
+    approved_on = (today - timedelta(days=TAPROOM_APPROVED_DAYS_AGO)).isoformat()
+    parsed = parse_resolution(TAPROOM_RESOLUTION.read_text(encoding="utf-8"))
+    pm, applicant = "pm@cotati.example", "owner@redwood-hop-works.example"
+    start = new_project(
+        parsed,
+        project_id=TAPROOM_ID,
+        name="Redwood Hop Works taproom (UP 26-04)",
+        city=city,
+        applicant_name="Redwood Hop Works LLC",
+        applicant_email=applicant,
+        project_manager_email=pm,
+        approved_on=approved_on,
+    )
+    await client.start_workflow(ProjectWorkflow.run, start, id=workflow_id, task_queue=task_queue)
+    opened = [TAPROOM_ID]
+    plans, _waiting = plan_condition_clocks(
+        TAPROOM_ID, [c.spec for c in start.conditions], {"approval": approved_on}
+    )
+    loader = Principal("demo-loader@clearance.local", "admin")
+    for plan in plans:
+        clock = plan_open(
+            loader,
+            OpenPermitClock(
+                clock_id=plan.clock_id,
+                rule=plan.rule,
+                jurisdiction=city.key,
+                events=[{"type": "approved", "date": plan.start_date}],
+                facts=plan.facts,
+                title=f"Condition {plan.condition_number}: {plan.text}"[:300],
+                applicant_name="Redwood Hop Works LLC",
+                applicant_email=applicant,
+                staff_email=pm,
+                project_id=TAPROOM_ID,
+                condition_number=plan.condition_number,
+                project_manager_email=pm,
+            ),
+            city,
+            today,
+        )
+        await client.start_workflow(
+            PermitClockWorkflow.run,
+            clock,
+            id=permit_workflow_id(plan.clock_id),
+            task_queue=task_queue,
+        )
+        opened.append(plan.clock_id)
+    return opened
+
+
 # -- demo users for the web app: one per role, all with the same password ---------------------
 
 DEMO_PASSWORD = "clearance-demo"

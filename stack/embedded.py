@@ -28,6 +28,7 @@ from stack.demo import (
     load_demo,
     load_demo_users,
     load_project_demo,
+    load_second_project_demo,
 )
 from stack.temporal_server import DevServer, port_open
 
@@ -77,7 +78,7 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     with ThreadPoolExecutor(max_workers=16) as executor:
-        worker = build_worker(client, settings, executor=executor)
+        worker = build_worker(client, settings, executor=executor, warm_templates=True)
         async with worker:
             opened: list[str] = []
             if with_demo:
@@ -112,6 +113,7 @@ async def _load_demo(client: Any, settings: Settings) -> list[str]:
     today = pendulum.now(jurisdiction(DEMO_JURISDICTION).time_zone).date()
     opened = await load_demo(client, settings.task_queue, today)
     opened += await load_project_demo(client, settings.task_queue, today)
+    opened += await load_second_project_demo(client, settings.task_queue, today)
     opened += await load_permit_demo(client, settings.task_queue, today, DEMO_JURISDICTION)
     load_demo_users(settings.database_url)
     return opened

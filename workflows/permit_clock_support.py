@@ -132,6 +132,19 @@ class PermitAlert:
     details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
+# Frozen calendar layers by fingerprint, shared by every clock this worker holds: each
+# clock's input carries its own copy (its history must), but thousands of clocks of one
+# city hold one dict instead of thousands (about 17 KB of JSON each). Same fingerprint,
+# same content, so sharing cannot change a result.
+_SHARED_LAYERS: dict[str, dict[str, Any]] = {}
+
+
+def shared_layers(layers: dict[str, Any], fingerprint: str) -> dict[str, Any]:
+    if not layers or not fingerprint:
+        return layers
+    return _SHARED_LAYERS.setdefault(fingerprint, layers)
+
+
 class PermitClockState:
     """One permit's clocks (carried across continue-as-new) and the rules applied to
     them. The workflow owns timers, activities and the lock; this owns the timeline,
@@ -139,6 +152,8 @@ class PermitClockState:
 
     def __init__(self, input: PermitClockInput) -> None:
         self.info: PermitClockInfo = input.info
+        cal = self.info.calendar
+        cal.layers = shared_layers(cal.layers, cal.fingerprint)
         self.events: list[PermitEvent] = list(input.events)
         self.sent: set[str] = set(input.sent_alert_keys)
         self.skipped: set[str] = set(input.skipped_alert_keys)
@@ -368,7 +383,9 @@ def refuse_event(request: dict[str, Any], event: PermitEvent, today: date) -> li
     try:
         return check_new_event(request, event.to_contract())
     except PermitClockError as err:
-        message = str(err)
+        # Every surface says "refused" in its own way (the CLI's "refused: ", the page's
+        # "Not recorded: "): the sentence itself starts with what was refused.
+        message = str(err).removeprefix("refused: ")
         if "nothing was recorded" not in message:
             message += "; nothing was recorded"
         raise EventRefused(message) from None

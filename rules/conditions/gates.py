@@ -83,7 +83,8 @@ class MilestoneSet:
             found[key] = found.get(key, True) and assumed
 
         for m in self.milestones:
-            for pattern, assumed in m.patterns:
+            # One search per milestone and confidence: its patterns joined (data order kept).
+            for pattern, assumed in _joined(m.patterns):
                 if pattern.search(s):
                     hit(m.key, assumed)
             if heading:
@@ -112,6 +113,24 @@ class MilestoneSet:
             if pattern.search(s):
                 return list(gates)
         return []
+
+
+_JOINED: dict[tuple[tuple[re.Pattern[str], bool], ...], list[tuple[re.Pattern[str], bool]]] = {}
+
+
+def _joined(
+    patterns: tuple[tuple[re.Pattern[str], bool], ...],
+) -> list[tuple[re.Pattern[str], bool]]:
+    """The patterns as one alternation per `assumed` flag (compiled once per milestone)."""
+    joined = _JOINED.get(patterns)
+    if joined is None:
+        joined = [
+            (re.compile("|".join(f"(?:{p.pattern})" for p, a in patterns if a is flag)), flag)
+            for flag in (False, True)
+            if any(a is flag for _, a in patterns)
+        ]
+        _JOINED[patterns] = joined
+    return joined
 
 
 def _permit_list(s: str, start: int, words: Mapping[str, str]) -> list[str]:

@@ -63,6 +63,8 @@ def department_prefixes() -> dict[str, str]:
 def department_of_official(text: str) -> str | None:
     """The department named by "to the satisfaction of the City Engineer" and the like."""
     s = " ".join(text.lower().split())
+    if "satisfaction of" not in s:
+        return None
     for pattern, key in _OFFICIALS:
         if pattern.search(s):
             return key

@@ -130,6 +130,9 @@ _EXTENSION = re.compile(
 )
 
 
+_ANY_PERIOD = re.compile(r"\b(?:days?|weeks?|months?|years?|until|ending|expiring)\b")
+
+
 def word_number(text: str) -> int | None:
     """24 for "twenty-four (24)", "24", "twenty-four" or "twenty four"; None otherwise."""
     s = text.strip().lower()
@@ -192,6 +195,8 @@ def iso_date(text: str) -> str | None:
 
 
 def _extensions(s: str) -> dict[str, int | None] | None:
+    if "exten" not in s:
+        return None
     m = _EXTENSION.search(s)
     if not m:
         return None
@@ -224,6 +229,8 @@ def _sentence(s: str, printed: str, start: int, end: int) -> str:
 def find_time_limits(text: str) -> list[dict[str, Any]]:
     """Every time limit the words state, in the order they appear (§8 shape)."""
     s = search_text(text)
+    if not _ANY_PERIOD.search(s):
+        return []  # most conditions state no period: one cheap look instead of eleven
     printed = _SPACES.sub(" ", _DASHES.sub("-", text)).strip()
     if len(printed) != len(s):  # a character whose lower case is longer: quote lower case
         printed = s

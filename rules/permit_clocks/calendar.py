@@ -54,6 +54,17 @@ class Closed:
             self._years[year] = found
         return found
 
+    def roll(self, d: date) -> date:
+        """The first working day on or after `d`."""
+        ordinal, year = d.toordinal(), d.year
+        while True:
+            days = self._year(year)
+            i = bisect_right(days, ordinal - 1)
+            if i < len(days):
+                return d if days[i] == ordinal else date.fromordinal(days[i])
+            year += 1
+            ordinal = date(year, 1, 1).toordinal()
+
     def add(self, start: date, n: int) -> date:
         """The n-th working day after `start` (start itself excluded); `start` for 0."""
         if n <= 0:

@@ -37,10 +37,6 @@ _DEEMED_TEXT = {
 }
 
 
-def _iso(d: date | None) -> str | None:
-    return None if d is None else d.isoformat()
-
-
 def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
     """The rule's own events in date order; same-day events in the order the rules need
     them (start, answer, restart, pause, resume, extension, completion, end), so a
@@ -66,7 +62,7 @@ def _ranks(rule_id: str) -> Mapping[str, int]:
         if rule.pauses and kind == rule.pauses.pause:
             return 3
         if rule.pauses and kind == rule.pauses.resume:
-            return 4
+            return 3  # same rank as a pause: a pause and a resume of one day keep their order
         if rule.extensions and kind == rule.extensions.request:
             return 5
         if rule.extensions and kind in (rule.extensions.grant, rule.extensions.deny):
@@ -235,10 +231,12 @@ def _result(
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {(_iso(literal.final), literal.final_status, consequence)}
+    seen = {
+        ((literal.final.isoformat() if literal.final else None), literal.final_status, consequence)
+    }
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = (_iso(p.final), p.final_status, alt_consequence)
+        key = ((p.final.isoformat() if p.final else None), p.final_status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -246,7 +244,7 @@ def _result(
             {
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
-                "due_date": _iso(p.final),
+                "due_date": (p.final.isoformat() if p.final else None),
                 "status": p.final_status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
@@ -262,9 +260,13 @@ def _result(
         extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
-        extensions["pending_request"] = _iso(literal.pending_request)
+        extensions["pending_request"] = (
+            literal.pending_request.isoformat() if literal.pending_request else None
+        )
         can_ask = literal.final_status == "running" and extensions["left"] != 0
-        extensions["request_by"] = _iso(earliest.final) if can_ask else None
+        extensions["request_by"] = (
+            (earliest.final.isoformat() if earliest.final else None) if can_ask else None
+        )
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
     if rule.provisional:
@@ -296,10 +298,10 @@ def _result(
         "family": rule.family,
         "unit": rule.period.unit,
         "counting": rule.period.counting,
-        "start_date": _iso(literal.start_date),
-        "due_date": _iso(due),
-        "conservative_date": _iso(earliest.final),
-        "hard_stop": _iso(literal.hard_stop),
+        "start_date": (literal.start_date.isoformat() if literal.start_date else None),
+        "due_date": (due.isoformat() if due else None),
+        "conservative_date": (earliest.final.isoformat() if earliest.final else None),
+        "hard_stop": (literal.hard_stop.isoformat() if literal.hard_stop else None),
         "status": literal.final_status,
         "conservative_status": earliest.final_status,
         "consequence": consequence,
@@ -307,10 +309,10 @@ def _result(
         if consequence == rule.consequence.default
         else consequence,
         "consequence_citation": consequence_citation,
-        "as_of": _iso(as_of),
+        "as_of": (as_of.isoformat() if as_of else None),
         "days_remaining": literal.days_remaining(),
         "conservative_days_remaining": earliest.days_remaining(),
-        "met_date": _iso(literal.met_date),
+        "met_date": (literal.met_date.isoformat() if literal.met_date else None),
         "extensions": extensions,
         "ledger": literal.ledger,
         "alternatives": alternatives,

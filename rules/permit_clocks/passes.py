@@ -216,8 +216,10 @@ class Pass:
         if counting == "days" or self.reading.roll == "unrolled":
             self.due = self.nominal
             return
-        self.due, skipped = roll_forward(self.nominal, self.closed("ccp12"))
-        if skipped and self.keep_ledger:
+        closed = self.closed("ccp12")
+        self.due = closed.roll(self.nominal)
+        if self.due != self.nominal and self.keep_ledger:
+            _, skipped = roll_forward(self.nominal, closed)
             why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
             self.line(
                 self.nominal,
@@ -303,6 +305,9 @@ class Pass:
         """Move a running clock to `lapsed` once `today` is past its deadline."""
         if self.state != "running" or self.open_pause is not None:
             return
+        due = self.due
+        if due is not None and today <= due and self.hard_stop is None:
+            return  # the deadline can only be later than `due` (companion, pending request)
         due = self.effective_due()
         if due is not None and today > due:
             self.state = "lapsed"
@@ -548,7 +553,8 @@ class Pass:
             event.date,
             event.type,
             f"paused ({event.reason}); the pause day counts, "
-            f"{_plural(left, 'days' if self.counting == 'ccp12' else self.counting)} left",
+            f"{_plural(left, 'business_days' if self.counting == 'business_days' else 'days')} "
+            "left",
             left,
             spec.citation,
         )
@@ -584,7 +590,7 @@ class Pass:
         self.line(
             when,
             "resumed",
-            f"{what}: {days} paused days do not count; due {self.due.isoformat()}",
+            f"{what}: {_plural(days, 'days')} paused do not count; due {self.due.isoformat()}",
             days,
             spec.citation,
         )  # type: ignore[union-attr]

@@ -7,6 +7,7 @@ shows its own time zone and "today"; nothing in the code names the demo city."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 import uuid
 from datetime import date, timedelta
@@ -81,13 +82,17 @@ def test_a_clock_in_the_second_jurisdiction_uses_its_calendar_pack_and_contacts(
     city = jurisdiction(lakeview)
     app_id, summary = open_in(browser, lakeview, days_ago=40)
     app = summary["application"]
-    assert app["calendar"] == {
+    expected_calendar = {
         "jurisdiction": lakeview,
         "state": None,
         "time_zone": "America/Denver",
         "rule_pack": "federal",
         "local_holidays": list(city.local_closures),
     }
+    assert {k: app["calendar"][k] for k in expected_calendar} == expected_calendar
+    # Its frozen calendar layers carry its own adopted holidays.
+    layers = json.dumps(app["calendar"].get("layers") or {})
+    assert "Founders' Day" in layers
     assert app["contacts"]["supervisor_email"] == "director@lakeview.example"
     assert app["contacts"]["attorney_email"] == "counsel@lakeview.example"
     assert app["reminder_offsets"] == [21, 7, 2]

@@ -134,8 +134,12 @@ def test_upload_review_correct_and_import_into_a_new_project(
     project_page = client.get(f"/projects/{pid}")
     assert "Imported 13 conditions" in project_page.text and "5 corrected" in project_page.text
     # the expiry clock's date on the project page: 24 months from the adoption
+    # the expiry became a clock of the project (permit-clock engine): its date is shown
     assert 'data-testid="section-time-limits"' in project_page.text
     assert "2027-05-20" in project_page.text
+    # the fee due within 45 days of an invoice waits for the invoice to be recorded
+    assert 'data-testid="section-time-limits-waiting"' in project_page.text
+    assert "counts from invoice, not recorded yet" in project_page.text
 
     with _sessions(web_settings)() as s:
         rows = {
@@ -277,6 +281,11 @@ def test_api_upload_pdf_review_correct_import_and_add_to_an_existing_project(
     imported = browser.api(MANAGER, "POST", f"/api/v1/resolutions/{job['job_id']}/import", body)
     assert imported.status_code == 201, imported.text
     assert imported.json()["conditions"] == 11
+    # the expiry counts from the adoption: a clock of the project on the permit-clock engine;
+    # the invoice's 30 days wait until an invoice is recorded
+    assert imported.json()["clocks"] == [f"{pid}-COA-2"]
+    waiting = imported.json()["clocks_waiting"]
+    assert [w["condition"] for w in waiting] == ["3"] and "invoice" in waiting[0]["reason"]
     assert len(imported.json()["corrections"]) == 3
     assert _count(web_settings, ConditionRow, project_id=pid) == 11
     with _sessions(web_settings)() as s:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select
@@ -19,12 +19,16 @@ from models.schema import Notice, PermitClockRow, PermitEventRow
 from rules.access import require
 from rules.packs import JURISDICTIONS
 from rules.permit_clocks import rule_catalog
+from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
 from web.deadlines import deadlines, permit_deadline
 from web.deps import api_user, checked_form, form_dict, staff_session
 
 router = APIRouter()
 api = APIRouter(prefix="/api/v1", tags=["api"])
+# Who is asking is settled before a body is read: a request without a token or session
+# is refused (401) before its body is validated.
+API_USER = Depends(api_user)
 
 # Form fields that carry an event's details, with how to read each from the form.
 INT_FIELDS = ("days", "months", "units_change_pct", "area_change_pct")
@@ -321,8 +325,7 @@ class OpenBody(BaseModel):
 
 
 @api.get("/deadlines")
-def api_deadlines(request: Request) -> list[dict[str, Any]]:
-    user = api_user(request)
+def api_deadlines(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -330,8 +333,7 @@ def api_deadlines(request: Request) -> list[dict[str, Any]]:
 
 
 @api.get("/permits")
-def api_permits(request: Request) -> list[dict[str, Any]]:
-    user = api_user(request)
+def api_permits(request: Request, user: CurrentUser = API_USER) -> list[dict[str, Any]]:
     require(user.principal, "read")
     ctx = ctx_of(request)
     with ctx.sessions() as db:
@@ -365,8 +367,7 @@ def _row_json(row: PermitClockRow) -> dict[str, Any]:
 
 
 @api.get("/permits/{clock_id}")
-def api_permit(request: Request, clock_id: str) -> dict[str, Any]:
-    user = api_user(request)
+def api_permit(request: Request, clock_id: str, user: CurrentUser = API_USER) -> dict[str, Any]:
     require(user.principal, "read")
     page = _clock_page(request, clock_id)
     return {
@@ -386,8 +387,7 @@ def api_permit(request: Request, clock_id: str) -> dict[str, Any]:
 
 
 @api.post("/permits", status_code=201, response_model=None)
-async def api_open(request: Request, body: OpenBody) -> Any:
-    user = api_user(request)
+async def api_open(request: Request, body: OpenBody, user: CurrentUser = API_USER) -> Any:
     summary = await ctx_of(request).actions.open_permit_clock(
         user.principal, OpenPermitClock(**body.model_dump())
     )
@@ -395,8 +395,9 @@ async def api_open(request: Request, body: OpenBody) -> Any:
 
 
 @api.post("/permits/{clock_id}/events", response_model=None)
-async def api_record(request: Request, clock_id: str, body: EventBody) -> Any:
-    user = api_user(request)
+async def api_record(
+    request: Request, clock_id: str, body: EventBody, user: CurrentUser = API_USER
+) -> Any:
     result = await ctx_of(request).actions.record_permit_event(
         user.principal,
         RecordPermitEvent(
@@ -419,10 +420,9 @@ class TimeLimitsBody(BaseModel):
 
 @api.post("/projects/{project_id}/time-limits", response_model=None)
 async def api_condition_clocks(
-    request: Request, project_id: str, body: TimeLimitsBody
+    request: Request, project_id: str, body: TimeLimitsBody, user: CurrentUser = API_USER
 ) -> dict[str, Any]:
     """The conditions' time limits with a known anchor become clocks of the project."""
-    user = api_user(request)
     done = await ctx_of(request).actions.open_condition_clocks(
         user.principal,
         OpenConditionClocks(

@@ -85,7 +85,14 @@ def _project_context(request: Request, project_id: str) -> dict[str, Any]:
         "targets": targets,
         "monitored": MONITORED_GATES,
         "links": [(link, link_state(link), _link_url(request, link.link_id)) for link in links],
-        "condition_limits": [(r, t) for r in rows for t in r.time_limits or []],
+        # Time limits with no clock of their own yet (an anchor not recorded, an end date).
+        "condition_limits": [
+            (r, t)
+            for r in rows
+            for t in r.time_limits or []
+            if t.get("kind") == "until"
+            or r.number not in {c.condition_number for c in time_limit_clocks}
+        ],
         "time_limit_clocks": time_limit_clocks,
     }
 

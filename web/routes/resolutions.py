@@ -32,6 +32,8 @@ _ROW = re.compile(r"^c-(\d+)-(number|gates|kind|department|time_limits)$")
 
 
 async def _read_upload(upload: UploadFile) -> bytes:
+    # The body is already bounded by web/body_limit.py (CLEARANCE_MAX_UPLOAD_MB); this is
+    # the resolution reader's own ceiling.
     data = await upload.read(MAX_RESOLUTION_BYTES + 1)
     if len(data) > MAX_RESOLUTION_BYTES:
         raise ActionFailed(

@@ -9,7 +9,6 @@ quoted next to each gate."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -94,12 +93,6 @@ def test_the_list_ends_before_the_certification(by_number: dict[str, ConditionSp
 def test_the_resolution_alone_parses_the_same(packet_text: str, parsed: ParsedResolution) -> None:
     lines = packet_text.split("\n")[FIRST_LINE - 1 : LAST_LINE]
     assert parse_resolution("\n".join(lines)).to_contract() == parsed.to_contract()
-
-
-def test_fast(packet_text: str) -> None:
-    started = time.perf_counter()
-    parse_resolution(packet_text)
-    assert time.perf_counter() - started < 1.0
 
 
 DEPARTMENTS = {

@@ -485,3 +485,17 @@ def test_a_frozen_calendar_snapshot_replaces_the_current_layers() -> None:
 def test_a_clock_opened_under_another_rule_version_says_so() -> None:
     r = compute("cotati_sign_appeal_decision", [], rule_version="cotati@2025.1")
     assert any("opened under cotati@2025.1" in w for w in r["warnings"])
+
+
+def test_a_pause_resumed_and_paused_again_on_one_day() -> None:
+    events = [
+        ev("approved", "2026-01-05"),
+        ev("paused", "2026-01-06", reason="moratorium"),
+        ev("resumed", "2026-01-08"),
+        ev("paused", "2026-01-08", reason="moratorium"),
+        ev("resumed", "2026-01-09"),
+    ]
+    r = compute("ca_tentative_map_expiry", events)
+    assert r["due_date"] == "2028-01-08"  # 2 + 1 paused days
+    assert r["warnings"] == []
+    assert "days left" in r["ledger"][1]["effect"]

