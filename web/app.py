@@ -4,6 +4,7 @@ the JSON API. Pages read the SQL read model; actions go through the workflow upd
 from __future__ import annotations
 
 import logging
+from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -11,11 +12,13 @@ from fastapi.responses import (
     FileResponse,
     HTMLResponse,
     JSONResponse,
+    PlainTextResponse,
     RedirectResponse,
     Response,
 )
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy.exc import DataError
 from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -110,6 +113,14 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
             del response.headers["Content-Security-Policy"]
         return response
 
+    @app.middleware("http")
+    async def refuse_nul_in_url(request: Request, call_next):  # type: ignore[no-untyped-def]
+        # No stored text can hold a NUL and PostgreSQL refuses one in a query, so a URL
+        # carrying one is bad input (400 naming it), never a 500 from the database.
+        if "\x00" in unquote(request.url.path) or "\x00" in unquote(request.url.query):
+            return PlainTextResponse("the URL holds a NUL character (%00)", status_code=400)
+        return await call_next(request)
+
     # Added last, so outermost: a body over its limit is refused before anything reads it.
     app.add_middleware(BodyLimit, upload_limit=settings.max_upload_bytes)
     if settings.trusted_proxies:
@@ -202,6 +213,16 @@ def _install_handlers(app: FastAPI) -> None:
         if _wants_json(request):
             return JSONResponse({"error": err.message}, status_code=err.status)
         return _page(request, err.status, "Not done", err.message)
+
+    @app.exception_handler(DataError)
+    async def value_the_database_refuses(request: Request, err: DataError) -> Response:
+        # A value the database cannot hold (a NUL in a text field, a number out of its
+        # range): the transaction rolled back, so nothing was stored. Say so, not 500.
+        reason = str(err.orig).splitlines()[0] if err.orig else "a value it cannot store"
+        message = f"the database refused a value in this request ({reason}); nothing was stored"
+        if _wants_json(request):
+            return JSONResponse({"error": message}, status_code=400)
+        return _page(request, 400, "Not done", message)
 
     @app.exception_handler(404)
     async def not_found(request: Request, err: Exception) -> Response:

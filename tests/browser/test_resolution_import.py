@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from playwright.async_api import expect
@@ -58,7 +59,7 @@ async def test_upload_a_pdf_correct_two_gates_and_import(journey: Journey, tmp_p
     assert page.url.endswith(f"/projects/{project_id}")
     # The blockers of the next milestone: the grading permit (#7, #8 by Engineering's preamble).
     await expect(page.get_by_test_id("next-milestone")).to_contain_text("Grading permit")
-    await expect(page.get_by_test_id("next-milestone")).to_contain_text("2 condition(s) block it")
+    await expect(page.get_by_test_id("next-milestone")).to_contain_text("2 conditions block it")
     building = page.locator('[data-testid=milestone-row][data-milestone="building_permit"]')
     await expect(building).to_contain_text("2")  # #4 and the corrected #1
     # The expiry clock: 24 months from the adoption on 2025-11-05.
@@ -66,7 +67,9 @@ async def test_upload_a_pdf_correct_two_gates_and_import(journey: Journey, tmp_p
     await expect(clock).to_contain_text("2027-11-05")
     await journey.shot("project with its blockers and the expiry clock")
 
-    await page.get_by_test_id("condition-open-1").first.click()
+    # The conditions sit in collapsed milestone groups: follow the link itself.
+    href = await page.get_by_test_id("condition-open-1").first.get_attribute("href")
+    await page.goto(urljoin(page.url, href or ""))
     facts = page.locator("dl.facts")
     await expect(facts).to_contain_text(re.compile(r"Building permit.*corrected"))
     await journey.shot("condition 1 corrected at import")

@@ -207,10 +207,12 @@ def test_planner_drives_a_clock_from_open_to_decision(stack: Stack) -> None:
     clock = stack.show_json(app_id)
     assert clock["status"] == "decided_on_time"
 
-    # The outbox holds the incompleteness letter and the decision confirmation, once each.
+    # The outbox holds the incompleteness letter, the resubmission letter with the new
+    # dates and the decision confirmation, once each.
     msgs = messages_for(stack.outbox, app_id)
     keys = sorted(str(m[NOTICE_KEY]) for m in msgs)
-    assert len(keys) == 2, keys
+    assert len(keys) == 3, keys
+    assert any(k.startswith(f"{app_id}:resubmission:") for k in keys), keys
     letter_key, decision_key = (
         next(k for k in keys if k.startswith(f"{app_id}:incompleteness:")),
         next(k for k in keys if k.startswith(f"{app_id}:decision:")),
@@ -227,7 +229,7 @@ def test_planner_drives_a_clock_from_open_to_decision(stack: Stack) -> None:
     # Closed: a further action is refused with one line.
     result = stack.run("clock", "withdraw", app_id)
     assert_one_line_error(result, 1, "refused", "closed")
-    assert len(messages_for(stack.outbox, app_id)) == 2
+    assert len(messages_for(stack.outbox, app_id)) == 3
 
 
 # -- the list ------------------------------------------------------------------------------

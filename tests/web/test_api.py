@@ -321,3 +321,11 @@ def test_bearer_tokens(browser: Browser, web_settings: Settings) -> None:
     )
     bad = client.get("/api/v1/me", headers={"Authorization": "Bearer nope"})
     assert bad.status_code == 401
+
+
+def test_a_nul_in_the_url_is_bad_input_not_a_server_error(browser: Browser) -> None:
+    # PostgreSQL refuses a NUL in any query; the app names it instead of failing.
+    for url in ("/api/v1/outbox?state=%00", "/api/v1/projects?q=a%00b"):
+        response = browser.api(PM, "GET", url)
+        assert response.status_code == 400, url
+        assert "NUL" in response.text
