@@ -142,6 +142,7 @@ def build_worker(
     records = ClockRecords(engine)
     projects = ProjectRecords(engine)
     permits = PermitClockRecords(engine)
+    closures = ClosureActivities(client)
     notices = notice_activities or NoticeActivities(
         engine,
         renderer,
@@ -170,7 +171,8 @@ def build_worker(
             notices.send_notice,
             projects.record_project,
             notices.send_project_notice,
-            ClosureActivities(client).add_closure_to_clock,
+            closures.add_closure_to_clock,
+            closures.add_closure_to_permit_clock,
             permits.record_permit_clock,
             permits.record_permit_event,
             notices.send_permit_notice,

@@ -4,12 +4,12 @@ add a closure day to one clock or to every open clock of a jurisdiction, read a 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import pendulum
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
@@ -26,7 +26,7 @@ from actions.requests import (
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.closures import record_fan_out, store_closure, stored_closures
-from models.schema import Application
+from models.schema import Application, PermitClockRow
 from models.shot_clock import (
     ApplicationInfo,
     ClockEvent,
@@ -54,6 +54,10 @@ class ClosureOutcome:
     targeted: list[str]
     changed: list[str] | None  # None: still being applied when the request answered
     refused: list[str]
+    # The permit clocks of the jurisdiction, likewise.
+    permit_targeted: list[str] = field(default_factory=list)
+    permit_changed: list[str] | None = None
+    permit_refused: list[str] = field(default_factory=list)
 
 
 def _workflow_id(application_id: str) -> str:
@@ -270,13 +274,14 @@ class ClockActions:
                     )
                 )
             )
-        record_fan_out(self.sessions, jurisdiction_key, day, ids)
+            permit_ids = open_permit_clocks(session, jurisdiction_key)
+        record_fan_out(self.sessions, jurisdiction_key, day, [*ids, *permit_ids])
         client = await self.gateway.client()
         workflow_id = workflow_id_for(jurisdiction_key, day)
         try:
             handle = await client.start_workflow(
                 JurisdictionClosureWorkflow.run,
-                JurisdictionClosureInput(jurisdiction_key, day, who.email, ids),
+                JurisdictionClosureInput(jurisdiction_key, day, who.email, ids, permit_ids),
                 id=workflow_id,
                 task_queue=self.gateway.task_queue,
             )
@@ -287,10 +292,40 @@ class ClockActions:
                 handle.result(), CLOSURE_WAIT_SECONDS
             )
         except TimeoutError:
-            return ClosureOutcome(targeted=ids, changed=None, refused=[])
-        if result.refused and not result.changed:
-            raise ActionFailed("; ".join(result.refused), 409)
-        return ClosureOutcome(targeted=ids, changed=result.changed, refused=result.refused)
+            return ClosureOutcome(
+                targeted=ids, changed=None, refused=[], permit_targeted=permit_ids
+            )
+        refused = [*result.refused, *result.permit_refused]
+        if refused and not (result.changed or result.permit_changed):
+            raise ActionFailed("; ".join(refused), 409)
+        return ClosureOutcome(
+            targeted=ids,
+            changed=result.changed,
+            refused=result.refused,
+            permit_targeted=permit_ids,
+            permit_changed=result.permit_changed,
+            permit_refused=result.permit_refused,
+        )
+
+
+def open_permit_clocks(session: Session, jurisdiction_key: str) -> list[str]:
+    """The permit clocks of a jurisdiction whose workflow still runs: not met, withdrawn
+    or expired, or with a chained clock still to be met (`next_deadline`)."""
+    from workflows.permit_clock_support import DONE_STATUSES
+
+    row = PermitClockRow
+    finished = or_(
+        row.status.in_(DONE_STATUSES),
+        and_(row.status == "lapsed", row.consequence == "expired"),
+    )
+    return sorted(
+        session.scalars(
+            select(row.clock_id).where(
+                row.jurisdiction == jurisdiction_key,
+                or_(~finished, and_(row.next_deadline.is_not(None), row.status != "lapsed")),
+            )
+        )
+    )
 
 
 def _today(summary: ClockSummary) -> str:

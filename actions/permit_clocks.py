@@ -23,6 +23,7 @@ from temporalio.exceptions import WorkflowAlreadyStartedError
 from actions.errors import ActionFailed, bad, from_temporal
 from actions.temporal import Gateway
 from actions.waiting import wait_for
+from models.closures import stored_closures
 from models.permit_clock import (
     EVENT_FIELDS,
     PermitCalendar,
@@ -102,7 +103,11 @@ def _event(raw: dict[str, Any], where: str, recorded_by: str) -> PermitEvent:
 
 
 def plan_open(
-    actor: Principal, input: OpenPermitClock, city: Jurisdiction, today: date
+    actor: Principal,
+    input: OpenPermitClock,
+    city: Jurisdiction,
+    today: date,
+    closures: list[tuple[str, str]] | None = None,
 ) -> PermitClockInput:
     """The workflow input for a new clock, or ActionFailed. Pure (the jurisdiction files
     and the packs are loaded at import): freezes the calendar layers and the rule version."""
@@ -121,7 +126,10 @@ def plan_open(
     # Freeze every calendar layer as the data files say today (shot-clocks.md §8.9): a
     # holiday added to or taken out of the jurisdiction file later does not move this
     # clock; the rule version is pinned too (a later version shows as a warning).
+    # With the closure days an administrator stored for the city (shot-clocks.md 8.10).
     layers = base_layers(city.key, city.state)
+    if closures:
+        layers = layers.with_closures((date.fromisoformat(d), note) for d, note in closures)
     calendar = PermitCalendar(
         jurisdiction=city.key,
         time_zone=city.time_zone,
@@ -213,7 +221,13 @@ class PermitActions:
     ) -> PermitClockSummary:
         require(who, request.permission)
         city = self.permit_city(request.jurisdiction)
-        start = plan_open(who, request, city, pendulum.now(city.time_zone).date())
+        start = plan_open(
+            who,
+            request,
+            city,
+            pendulum.now(city.time_zone).date(),
+            stored_closures(self.sessions, city.key),
+        )
         if request.companion_id and self._permit_row(request.companion_id) is None:
             raise bad(f"companion_id: there is no permit clock {request.companion_id}")
         client = await self.gateway.client()

@@ -1,5 +1,6 @@
-"""Carries a jurisdiction-wide closure day to one clock through the clock's own
-add_local_closure update, so the clock's validator decides and its ledger records it."""
+"""Carries a jurisdiction-wide closure day to one clock (a shot clock or a permit clock)
+through the clock's own add_local_closure update, so the clock's validator decides and
+its ledger records it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities import names
-from models.shot_clock import ClockClosureInput, ClockUpdateResult, LocalClosureInput
+from models.shot_clock import ClockClosureInput, LocalClosureInput
+from workflows.permit_clock_support import permit_workflow_id
 from workflows.shot_clock_support import workflow_id_for
 
 
@@ -18,13 +20,20 @@ class ClosureActivities:
 
     @activity.defn(name=names.ADD_CLOSURE_TO_CLOCK)
     async def add_closure_to_clock(self, input: ClockClosureInput) -> str:
-        """'' when the clock has the closure day; otherwise the clock's reason for refusing."""
-        handle = self._client.get_workflow_handle(workflow_id_for(input.application_id))
+        """'' when the shot clock has the closure day; otherwise its reason for refusing."""
+        return await self._add(workflow_id_for(input.application_id), input)
+
+    @activity.defn(name=names.ADD_CLOSURE_TO_PERMIT_CLOCK)
+    async def add_closure_to_permit_clock(self, input: ClockClosureInput) -> str:
+        """The same for a permit clock (`application_id` holds its clock id)."""
+        return await self._add(permit_workflow_id(input.application_id), input)
+
+    async def _add(self, workflow_id: str, input: ClockClosureInput) -> str:
+        handle = self._client.get_workflow_handle(workflow_id)
         try:
+            # The result (each workflow's own update result) is not needed here.
             await handle.execute_update(
-                "add_local_closure",
-                LocalClosureInput(input.date, input.added_by),
-                result_type=ClockUpdateResult,
+                "add_local_closure", LocalClosureInput(input.date, input.added_by)
             )
         except WorkflowUpdateFailedError as err:
             reason = str(err.cause or err)

@@ -111,6 +111,9 @@ class PermitClockInput:
     # When the previous run last planned its alerts (ISO instant): a continued run sends
     # what fell due since then instead of skipping it as a late-opened clock would.
     planned_at: str = ""
+    # Closure days added after the clock was opened, with what each moved (the ledger's
+    # lines for them); the days themselves are in `info.calendar.layers`.
+    closures: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

@@ -281,12 +281,14 @@ class ClockClosureInput:
 
 @dataclass
 class JurisdictionClosureInput:
-    """A closure day an administrator added, for every clock open in the jurisdiction."""
+    """A closure day an administrator added, for every clock open in the jurisdiction:
+    the shot clocks (`application_ids`) and the permit clocks (`permit_clock_ids`)."""
 
     jurisdiction: str
     date: str
     added_by: str
     application_ids: list[str]
+    permit_clock_ids: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -294,3 +296,6 @@ class JurisdictionClosureResult:
     changed: list[str]
     # "APP-1: reason" for each clock that refused the day (closed meanwhile, say).
     refused: list[str]
+    # The same for the permit clocks (their ids may look like application ids).
+    permit_changed: list[str] = field(default_factory=list)
+    permit_refused: list[str] = field(default_factory=list)

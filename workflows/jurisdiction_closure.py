@@ -1,5 +1,6 @@
 """JurisdictionClosureWorkflow: a closure day added for a whole jurisdiction reaches
-every clock open there, a few at a time, even if the web app that asked goes away."""
+every clock open there (shot clocks, then permit clocks), a few at a time, even if the
+web app that asked goes away."""
 
 from __future__ import annotations
 
@@ -34,31 +35,40 @@ class JurisdictionClosureWorkflow:
 
     @workflow.run
     async def run(self, input: JurisdictionClosureInput) -> JurisdictionClosureResult:
-        ids = input.application_ids
-        self._total = len(ids)
-        changed: list[str] = []
-        refused: list[str] = []
-        for start in range(0, len(ids), CONCURRENCY):
-            batch = ids[start : start + CONCURRENCY]
+        # One queue of (activity, clock id): shot clocks first, so a history from before
+        # permit clocks took closure days (no permit ids) replays the same commands.
+        targets = [(activity.ADD_CLOSURE_TO_CLOCK, i) for i in input.application_ids]
+        targets += [(activity.ADD_CLOSURE_TO_PERMIT_CLOCK, i) for i in input.permit_clock_ids]
+        self._total = len(targets)
+        changed: dict[str, list[str]] = {name: [] for name, _ in targets}
+        refused: dict[str, list[str]] = {name: [] for name, _ in targets}
+        for start in range(0, len(targets), CONCURRENCY):
+            batch = targets[start : start + CONCURRENCY]
             reasons = await asyncio.gather(
                 *(
                     workflow.execute_activity(
-                        activity.ADD_CLOSURE_TO_CLOCK,
-                        ClockClosureInput(app_id, input.date, input.added_by),
+                        name,
+                        ClockClosureInput(clock_id, input.date, input.added_by),
                         result_type=str,
                         start_to_close_timeout=UPDATE_TIMEOUT,
                         retry_policy=RETRY,
                     )
-                    for app_id in batch
+                    for name, clock_id in batch
                 )
             )
-            for app_id, reason in zip(batch, reasons, strict=True):
+            for (name, clock_id), reason in zip(batch, reasons, strict=True):
                 if reason:
-                    refused.append(f"{app_id}: {reason}")
+                    refused[name].append(f"{clock_id}: {reason}")
                 else:
-                    changed.append(app_id)
+                    changed[name].append(clock_id)
             self._done += len(batch)
-        return JurisdictionClosureResult(sorted(changed), refused)
+        shot, permit = activity.ADD_CLOSURE_TO_CLOCK, activity.ADD_CLOSURE_TO_PERMIT_CLOCK
+        return JurisdictionClosureResult(
+            sorted(changed.get(shot, [])),
+            refused.get(shot, []),
+            permit_changed=sorted(changed.get(permit, [])),
+            permit_refused=refused.get(permit, []),
+        )
 
     @workflow.query
     def progress(self) -> dict[str, int]:

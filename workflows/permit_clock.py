@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
         PermitNoticeRequest,
         PermitUpdateResult,
     )
+    from models.shot_clock import LocalClosureInput
     from workflows import permit_clock_support as support
     from workflows.permit_clock_support import (
         NOTICE_TIMEOUT,
@@ -201,6 +202,19 @@ class PermitClockWorkflow:
     @record_event.validator
     def _validate_event(self, input: PermitEventInput) -> None:
         self._state.check(support.event_from_input(input), workflow.now())
+
+    @workflow.update
+    async def add_local_closure(self, input: LocalClosureInput) -> PermitUpdateResult:
+        """A closure day the city added after opening (one clock, or the jurisdiction's
+        fan-out): dates that count business days or roll move; the ledger says what."""
+        async with self._lock:
+            self._state.add_local_closure(input.date, input.recorded_by, workflow.now())
+        self._dirty = True
+        return PermitUpdateResult("", self._state.clock(workflow.now()))
+
+    @add_local_closure.validator
+    def _validate_local_closure(self, input: LocalClosureInput) -> None:
+        self._state.check_local_closure(input.date)
 
     # -- queries ------------------------------------------------------------------------
 

@@ -25,12 +25,15 @@ from models.permit_clock import (
     PermitNoticeRequest,
 )
 from rules.alerts import SEND_AT, local_instant, local_today
+from rules.calendars import CalendarLayers
 from rules.permit_clocks import (
     PermitClockError,
     check_new_event,
     compute_permit_clock,
     reminder_plan,
 )
+from rules.permit_clocks.jurisdictions import base_layers
+from rules.timeline import TimelineError, parse_date
 
 # Shared with the shot clock (same names in the Temporal UI): status, conservative date,
 # jurisdiction. Permit clocks add their rule, literal due date and consequence.
@@ -161,6 +164,7 @@ class PermitClockState:
         self.followers: list[str] = list(input.followers)
         self.announced_expiry = input.announced_expiry
         self.planned_at = input.planned_at
+        self.closures: list[dict[str, Any]] = list(input.closures)
         self.first_run = input.event_sequence == 0
         if self.first_run:
             for event in self.events:
@@ -177,6 +181,7 @@ class PermitClockState:
             followers=list(self.followers),
             announced_expiry=self.announced_expiry,
             planned_at=self.planned_at,
+            closures=list(self.closures),
         )
 
     # -- the rules --------------------------------------------------------------------
@@ -199,7 +204,65 @@ class PermitClockState:
 
     def clock(self, now: datetime, as_of: str | None = None) -> dict[str, Any]:
         day = self.today(now) if as_of is None else date.fromisoformat(as_of)
-        return compute_permit_clock(self.request(self.events, day))
+        clock = compute_permit_clock(self.request(self.events, day))
+        # The closure days added since opening, each on the day it was added (as_of is a
+        # point of view: the clock as it stood then).
+        lines = [_closure_line(r) for r in self.closures if r["date"] <= day.isoformat()]
+        if lines:
+            clock["ledger"] = sorted([*clock["ledger"], *lines], key=lambda e: e["date"])
+        return clock
+
+    # -- closure days added after opening (shot-clocks.md 8.10) -------------------------
+
+    def layers(self) -> CalendarLayers:
+        """The frozen calendar; a clock opened without one counts on the city's files."""
+        cal = self.info.calendar
+        if cal.layers:
+            return CalendarLayers.from_dict(cal.layers, "calendar")
+        return base_layers(cal.jurisdiction, None)
+
+    def check_local_closure(self, day: str) -> None:
+        """Refuse (ValueError, the update's rejection) a day that is not a date or that
+        the calendar already closes: the same day twice changes nothing."""
+        try:
+            closed = parse_date(day, "date")
+        except TimelineError as err:
+            raise ValueError(str(err)) from None
+        if closed in self.layers().closure_dates:
+            raise ValueError(f"{day} is already a local closure day")
+
+    def add_local_closure(self, day: str, added_by: str, now: datetime) -> dict[str, Any]:
+        """Add the day to the frozen calendar's closure layer and record what it moved."""
+        before = self.clock(now)
+        layers = self.layers().with_closures([(date.fromisoformat(day), "")])
+        cal = self.info.calendar
+        cal.layers = shared_layers(layers.to_dict(), layers.fingerprint)
+        cal.fingerprint = layers.fingerprint
+        after = self.clock(now)
+        moved = [
+            f"{path} {name} {old.get(name)} -> {new.get(name)}"
+            for (path, old), (_, new) in zip(clock_paths(before), clock_paths(after), strict=False)
+            for name in ("due_date", "conservative_date")
+            if old.get(name) != new.get(name)
+        ]
+        shift = None
+        if before.get("conservative_date") and after.get("conservative_date"):
+            shift = (
+                date.fromisoformat(after["conservative_date"])
+                - date.fromisoformat(before["conservative_date"])
+            ).days
+        record = {
+            "date": self.today(now).isoformat(),
+            "closed": day,
+            "added_by": added_by,
+            "moved": shift,
+            "effect": (
+                f"closure day {day} added by {added_by or 'an administrator'}: "
+                + ("; ".join(moved) if moved else "no date moved")
+            ),
+        }
+        self.closures.append(record)
+        return record
 
     def check(self, event: PermitEvent, now: datetime) -> None:
         """Refuse (ValueError: the update's rejection) an event the rules core refuses or
@@ -350,6 +413,17 @@ class PermitClockState:
             sent_alerts=sorted(self.sent),
             followers=list(self.followers),
         )
+
+
+def _closure_line(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "date": record["date"],
+        "event": "local_closure",
+        "effect": record["effect"],
+        "days": record.get("moved"),
+        "rule": "shot-clocks.md 8.10 (closure day added after opening)",
+        "reading": "literal",
+    }
 
 
 def event_from_input(input: PermitEventInput) -> PermitEvent:

@@ -1,4 +1,5 @@
 """The workflow-test harness (time-skipping server, worker, outbox), shared by the shot
-clock test modules."""
+clock and permit clock test modules."""
 
+from tests.workflows.permit_helpers import permit_harness  # noqa: F401
 from tests.workflows.test_shot_clock_workflow import harness  # noqa: F401

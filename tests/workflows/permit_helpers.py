@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest_asyncio
 from sqlalchemy import func, select
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
@@ -25,7 +26,8 @@ from models.permit_clock import (
 from models.schema import PermitClockRow, PermitEventRow
 from rules.alerts import local_instant
 from settings import Settings
-from tests.workflows.clock_helpers import notice_keys
+from tests.workflows.clock_helpers import notice_keys, settings_for_test
+from worker import build_worker
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.permit_clock_support import permit_workflow_id
 
@@ -139,3 +141,17 @@ async def query_ready(handle: WorkflowHandle[Any, Any], query: Any) -> Any:
                 raise
             await asyncio.sleep(0.1)
     return await handle.query(query)
+
+
+@pytest_asyncio.fixture
+async def permit_harness(
+    time_skipping_env: WorkflowEnvironment,
+    task_queue: str,
+    data_dir: Path,
+    database_url: str,
+    activity_executor: Any,
+) -> AsyncIterator[PermitHarness]:
+    """A worker on the time-skipping server with the test's database and outbox."""
+    settings = settings_for_test(data_dir, task_queue, database_url)
+    async with build_worker(time_skipping_env.client, settings, executor=activity_executor):
+        yield PermitHarness(time_skipping_env, settings, task_queue)

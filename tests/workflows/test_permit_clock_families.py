@@ -39,19 +39,6 @@ from worker import WORKFLOW_RUNNER, build_worker
 from workflows.permit_clock import PermitClockWorkflow
 
 
-@pytest_asyncio.fixture
-async def permit_harness(
-    time_skipping_env: WorkflowEnvironment,
-    task_queue: str,
-    data_dir: Path,
-    database_url: str,
-    activity_executor: Any,
-) -> AsyncIterator[PermitHarness]:
-    settings = settings_for_test(data_dir, task_queue, database_url)
-    async with build_worker(time_skipping_env.client, settings, executor=activity_executor):
-        yield PermitHarness(time_skipping_env, settings, task_queue)
-
-
 def plan_dates(clock_request: dict[str, Any], offsets: list[int]) -> dict[int, date]:
     """offset -> reminder date, from the rules core (the workflow must agree)."""
     return {r.offset: r.date for r in reminder_plan(clock_request, offsets) if r.kind == "reminder"}

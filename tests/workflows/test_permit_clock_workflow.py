@@ -7,18 +7,14 @@ store nothing, and continue-as-new keeping the state."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from temporalio.client import WorkflowUpdateFailedError
-from temporalio.testing import WorkflowEnvironment
 
 from models.permit_clock import PermitClockSummary, PermitEvent, PermitEventInput
-from tests.workflows.clock_helpers import outbox_messages, settings_for_test
+from tests.workflows.clock_helpers import outbox_messages
 from tests.workflows.permit_helpers import (
     PermitHarness,
     at_8am,
@@ -27,22 +23,8 @@ from tests.workflows.permit_helpers import (
     today,
     wait_for,
 )
-from worker import build_worker
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.permit_clock_support import PERMIT_RULE
-
-
-@pytest_asyncio.fixture
-async def permit_harness(
-    time_skipping_env: WorkflowEnvironment,
-    task_queue: str,
-    data_dir: Path,
-    database_url: str,
-    activity_executor: Any,
-) -> AsyncIterator[PermitHarness]:
-    settings = settings_for_test(data_dir, task_queue, database_url)
-    async with build_worker(time_skipping_env.client, settings, executor=activity_executor):
-        yield PermitHarness(time_skipping_env, settings, task_queue)
 
 
 def message(harness: PermitHarness, clock_id: str, key: str) -> Any:

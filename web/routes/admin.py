@@ -129,6 +129,19 @@ async def add_closure(request: Request) -> Response:
         )
         if outcome.refused:
             message += f"; refused by {len(outcome.refused)}: {'; '.join(outcome.refused[:5])}"
+    if outcome.permit_targeted:
+        permits = outcome.permit_changed
+        message += (
+            f"; {len(outcome.permit_targeted)} open permit clock(s) being recounted"
+            if permits is None
+            else f"; {len(permits)} open permit clock(s) recounted: {', '.join(permits[:20])}"
+            f"{f' and {len(permits) - 20} more' if len(permits) > 20 else ''}"
+        )
+        if outcome.permit_refused:
+            message += (
+                f"; refused by {len(outcome.permit_refused)} permit clock(s): "
+                f"{'; '.join(outcome.permit_refused[:5])}"
+            )
     return redirect_with_flash(
         request,
         f"/admin/calendar?jurisdiction={key}&year={day[:4]}",
