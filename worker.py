@@ -54,6 +54,7 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "models.shot_clock",
         "models.conditions",
         "activities.names",
+        "workflows.clock_common",
         "workflows.shot_clock_support",
         "models.permit_clock",
         "workflows.permit_clock_support",

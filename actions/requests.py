@@ -155,12 +155,18 @@ class OpenApplication:
             object.__setattr__(self, "reminder_offsets", offsets)
 
 
+# (field, the values it may take), for a request's `choices`.
+Choices = tuple[tuple[str, tuple[str, ...]], ...]
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClockEventRequest:
     """An event on an open clock; an empty date means today in the clock's city."""
 
     permission: ClassVar[str]
     update: ClassVar[str]
+    # (field, the values it may take): each checked before anything is sent.
+    choices: ClassVar[Choices] = ()
     application_id: str
     date: str | None = None
     note: str = ""
@@ -168,6 +174,9 @@ class ClockEventRequest:
     def __post_init__(self) -> None:
         object.__setattr__(self, "date", check_date(self.date, "date"))
         object.__setattr__(self, "note", str(self.note or ""))
+        for name, allowed in self.choices:
+            if getattr(self, name) not in allowed:
+                raise bad(f"{name}: one of {', '.join(allowed)}")
 
     def payload(self, by: str, when: str) -> Any:
         raise NotImplementedError
@@ -232,12 +241,8 @@ class RecordTollingAgreement(ClockEventRequest):
 class RecordDecision(ClockEventRequest):
     permission: ClassVar[str] = "clock.decision"
     update: ClassVar[str] = "record_decision"
+    choices: ClassVar[Choices] = (("outcome", OUTCOMES),)
     outcome: str
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.outcome not in OUTCOMES:
-            raise bad(f"outcome: one of {', '.join(OUTCOMES)}")
 
     def payload(self, by: str, when: str) -> Any:
         return DecisionInput(when, self.outcome, by, self.note)
@@ -256,12 +261,8 @@ class RecordWithdrawal(ClockEventRequest):
 class RecordApplicantNotice(ClockEventRequest):
     permission: ClassVar[str] = "clock.applicant_notice"
     update: ClassVar[str] = "record_applicant_notice"
+    choices: ClassVar[Choices] = (("kind", APPLICANT_NOTICE_KINDS),)
     kind: str
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.kind not in APPLICANT_NOTICE_KINDS:
-            raise bad(f"kind: one of {', '.join(APPLICANT_NOTICE_KINDS)}")
 
     def payload(self, by: str, when: str) -> Any:
         return ApplicantNoticeInput(when, self.kind, by, self.note)
@@ -271,12 +272,8 @@ class RecordApplicantNotice(ClockEventRequest):
 class RecordNonTollingEvent(ClockEventRequest):
     permission: ClassVar[str] = "clock.non_tolling_event"
     update: ClassVar[str] = "record_non_tolling_event"
+    choices: ClassVar[Choices] = (("kind", NON_TOLLING_KINDS),)
     kind: str
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.kind not in NON_TOLLING_KINDS:
-            raise bad(f"kind: one of {', '.join(NON_TOLLING_KINDS)}")
 
     def payload(self, by: str, when: str) -> Any:
         return NonTollingEventInput(when, self.kind, by, self.note)

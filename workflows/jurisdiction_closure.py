@@ -16,7 +16,7 @@ with workflow.unsafe.imports_passed_through():
         JurisdictionClosureInput,
         JurisdictionClosureResult,
     )
-    from workflows.shot_clock_support import RETRY
+    from workflows.clock_common import RETRY
 
 # Clocks updated at once: each update is a workflow task on the same worker.
 CONCURRENCY = 16

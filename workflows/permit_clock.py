@@ -32,11 +32,9 @@ with workflow.unsafe.imports_passed_through():
         PermitUpdateResult,
     )
     from models.shot_clock import LocalClosureInput
+    from workflows import clock_common as common
     from workflows import permit_clock_support as support
     from workflows.permit_clock_support import (
-        NOTICE_TIMEOUT,
-        RECORD_TIMEOUT,
-        RETRY,
         PermitAlert,
         permit_workflow_id,
     )
@@ -84,15 +82,11 @@ class PermitClockWorkflow:
             upcoming = state.pending(alerts)
             if not upcoming and support.is_finished(clock):
                 break
-            if workflow.info().is_continue_as_new_suggested():
-                await workflow.wait_condition(workflow.all_handlers_finished)
-                workflow.continue_as_new(state.carry_over())
-            timeout = (upcoming[0].fire_at - now) if upcoming else None
-            del clock, alerts, upcoming
-            with contextlib.suppress(TimeoutError):
-                await workflow.wait_condition(
-                    lambda: self._dirty or bool(self._pending_companion), timeout=timeout
-                )
+            await common.continue_as_new_if_suggested(state.carry_over)
+            timeout = common.next_wake(upcoming, now)
+            del clock, alerts, upcoming  # sleep holding only the state
+            # Wake for the next alert, an update, or the companion's new expiry.
+            await common.sleep_until(timeout, lambda: self._dirty or bool(self._pending_companion))
         await workflow.wait_condition(workflow.all_handlers_finished)
         return state.clock(workflow.now())
 
@@ -101,11 +95,8 @@ class PermitClockWorkflow:
     async def _sync(self, clock: dict[str, Any], record_events: bool = False) -> None:
         """Keep the read model and the search attributes current."""
         async with self._lock:
-            await workflow.execute_activity(
-                activity.RECORD_PERMIT_CLOCK,
-                self._state.record(clock, workflow.info().workflow_id),
-                start_to_close_timeout=RECORD_TIMEOUT,
-                retry_policy=RETRY,
+            await common.record(
+                activity.RECORD_PERMIT_CLOCK, self._state.record(clock, workflow.info().workflow_id)
             )
             if record_events:
                 for event in self._state.events:
@@ -113,20 +104,10 @@ class PermitClockWorkflow:
         workflow.upsert_search_attributes(self._state.search_attributes(clock))
 
     async def _record_event(self, event: PermitEvent) -> None:
-        await workflow.execute_activity(
-            activity.RECORD_PERMIT_EVENT,
-            self._state.event_record(event),
-            start_to_close_timeout=RECORD_TIMEOUT,
-            retry_policy=RETRY,
-        )
+        await common.record(activity.RECORD_PERMIT_EVENT, self._state.event_record(event))
 
     async def _send(self, request: PermitNoticeRequest) -> None:
-        await workflow.execute_activity(
-            activity.SEND_PERMIT_NOTICE,
-            request,
-            start_to_close_timeout=NOTICE_TIMEOUT,
-            retry_policy=RETRY,
-        )
+        await common.send(activity.SEND_PERMIT_NOTICE, request)
 
     async def _fire(self, alert: PermitAlert, clock: dict[str, Any]) -> None:
         await self._send(self._state.alert_notice(alert, clock))

@@ -9,10 +9,10 @@ no wall clock: the time always comes in as an argument (`workflow.now()`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
+from temporalio.common import SearchAttributeKey, SearchAttributeUpdate
 
 from models.permit_clock import (
     PermitClockInfo,
@@ -33,21 +33,26 @@ from rules.permit_clocks import (
     reminder_plan,
 )
 from rules.permit_clocks.jurisdictions import base_layers
-from rules.timeline import TimelineError, parse_date
 
-# Shared with the shot clock (same names in the Temporal UI): status, conservative date,
-# jurisdiction. Permit clocks add their rule, literal due date and consequence.
-CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")
-CLOCK_STATUS = SearchAttributeKey.for_keyword("ClockStatus")
-JURISDICTION = SearchAttributeKey.for_keyword("Jurisdiction")
+# The shared keys and activity options; the ones this module does not use are
+# re-exported (callers import them from here).
+from workflows.clock_common import (
+    CLOCK_STATUS,
+    CONSERVATIVE_DATE,
+    JURISDICTION,
+    check_closure_day,
+    date_attributes,
+)
+from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
+from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
+from workflows.clock_common import RETRY as RETRY
+
+# Shared with the shot clock (clock_common: status, conservative date, jurisdiction).
+# Permit clocks add their rule, literal due date and consequence.
 PERMIT_RULE = SearchAttributeKey.for_keyword("PermitRule")
 PERMIT_DUE_DATE = SearchAttributeKey.for_datetime("PermitDueDate")
 PERMIT_CONSEQUENCE = SearchAttributeKey.for_keyword("PermitConsequence")
 
-RECORD_TIMEOUT = timedelta(seconds=30)
-NOTICE_TIMEOUT = timedelta(seconds=60)
-# A deadline notice must not be dropped because the mail server or database was down.
-RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
 
 # Deadlines the applicant must act on (the permit lapses, vesting is lost): reminders go
 # to the applicant with how to ask for more time. Every other consequence falls on the
@@ -62,10 +67,6 @@ def permit_workflow_id(clock_id: str) -> str:
     return f"permit-clock-{clock_id}"
 
 
-def _sa_date(value: str | None) -> datetime | None:
-    return None if not value else datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-
 def search_attribute_updates(
     clock: dict[str, Any], jurisdiction: str
 ) -> list[SearchAttributeUpdate[Any]]:
@@ -76,10 +77,9 @@ def search_attribute_updates(
         PERMIT_RULE.value_set(clock["rule"]),
         PERMIT_CONSEQUENCE.value_set(clock.get("consequence") or ""),
     ]
-    for key, name in ((PERMIT_DUE_DATE, "due_date"), (CONSERVATIVE_DATE, "conservative_date")):
-        value = _sa_date(clock.get(name))
-        updates.append(key.value_unset() if value is None else key.value_set(value))
-    return updates
+    return updates + date_attributes(
+        clock, ((PERMIT_DUE_DATE, "due_date"), (CONSERVATIVE_DATE, "conservative_date"))
+    )
 
 
 def all_clocks(clock: dict[str, Any]) -> list[dict[str, Any]]:
@@ -224,12 +224,8 @@ class PermitClockState:
     def check_local_closure(self, day: str) -> None:
         """Refuse (ValueError, the update's rejection) a day that is not a date or that
         the calendar already closes: the same day twice changes nothing."""
-        try:
-            closed = parse_date(day, "date")
-        except TimelineError as err:
-            raise ValueError(str(err)) from None
-        if closed in self.layers().closure_dates:
-            raise ValueError(f"{day} is already a local closure day")
+        closed = self.layers().closure_dates
+        check_closure_day(day, lambda d: date.fromisoformat(d) in closed)
 
     def add_local_closure(self, day: str, added_by: str, now: datetime) -> dict[str, Any]:
         """Add the day to the frozen calendar's closure layer and record what it moved."""

@@ -13,7 +13,6 @@ which the worker passes through the sandbox (imported once per process).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from temporalio import workflow
@@ -38,6 +37,7 @@ with workflow.unsafe.imports_passed_through():
         WithdrawalInput,
     )
     from rules.alerts import Alert
+    from workflows import clock_common as common
     from workflows import shot_clock_support as support
     from workflows.shot_clock_support import (
         APPLICATION_CATEGORY,
@@ -45,9 +45,6 @@ with workflow.unsafe.imports_passed_through():
         CONSERVATIVE_DATE,
         DEEMED_APPROVAL_RISK,
         JURISDICTION,
-        NOTICE_TIMEOUT,
-        RECORD_TIMEOUT,
-        RETRY,
         SHOT_CLOCK_DATE,
         search_attribute_updates,
         workflow_id_for,
@@ -120,27 +117,22 @@ class ShotClockWorkflow:
             upcoming = state.pending(alerts)
             if not upcoming and support.is_closed(clock):
                 break
-            if workflow.info().is_continue_as_new_suggested():
-                await workflow.wait_condition(workflow.all_handlers_finished)
-                workflow.continue_as_new(state.carry_over())
-            timeout = (upcoming[0].fire_at - now) if upcoming else None
+            await common.continue_as_new_if_suggested(state.carry_over)
+            timeout = common.next_wake(upcoming, now)
             # Sleep without this pass's clock and alerts: a cached clock then holds only its
             # state (about 5 KiB less per cached clock; they are recomputed on waking).
             del clock, alerts, upcoming
             # Wake for the next alert, or earlier when an update changes the timeline.
-            with contextlib.suppress(TimeoutError):
-                await workflow.wait_condition(lambda: self._dirty, timeout=timeout)
+            await common.sleep_until(timeout, lambda: self._dirty)
         await workflow.wait_condition(workflow.all_handlers_finished)
         return state.clock(workflow.now())
 
     async def _sync(self, clock: dict[str, Any], record_events: bool = False) -> None:
         """Keep the read model and the search attributes current."""
         async with self._lock:
-            await workflow.execute_activity(
+            await common.record(
                 activity.RECORD_APPLICATION,
                 self._state.application_record(clock, workflow.info().workflow_id),
-                start_to_close_timeout=RECORD_TIMEOUT,
-                retry_policy=RETRY,
             )
             if record_events:
                 for event in self._state.events:
@@ -150,20 +142,10 @@ class ShotClockWorkflow:
         )
 
     async def _record_event(self, event: ClockEvent) -> None:
-        await workflow.execute_activity(
-            activity.RECORD_EVENT,
-            self._state.event_record(event),
-            start_to_close_timeout=RECORD_TIMEOUT,
-            retry_policy=RETRY,
-        )
+        await common.record(activity.RECORD_EVENT, self._state.event_record(event))
 
     async def _send(self, request: NoticeRequest) -> None:
-        await workflow.execute_activity(
-            activity.SEND_NOTICE,
-            request,
-            start_to_close_timeout=NOTICE_TIMEOUT,
-            retry_policy=RETRY,
-        )
+        await common.send(activity.SEND_NOTICE, request)
 
     async def _fire(self, alert: Alert, clock: dict[str, Any]) -> None:
         await self._send(self._state.alert_notice(alert, clock))

@@ -10,10 +10,10 @@ clock or randomness; the time always comes in as an argument (`workflow.now()`).
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
+from temporalio.common import SearchAttributeKey, SearchAttributeUpdate
 
 from models.shot_clock import (
     ApplicantNoticeInput,
@@ -40,18 +40,22 @@ from rules.packs import Jurisdiction, RulePack, pack_from_data, rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
 from rules.timeline import TimelineError, parse_date, parse_timeline, timeline_layers
 
+# The shared keys and activity options; the ones this module does not use are
+# re-exported (callers import them from here).
+from workflows.clock_common import (
+    CLOCK_STATUS,
+    CONSERVATIVE_DATE,
+    JURISDICTION,
+    check_closure_day,
+    date_attributes,
+)
+from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
+from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
+from workflows.clock_common import RETRY as RETRY
+
 SHOT_CLOCK_DATE = SearchAttributeKey.for_datetime("ShotClockDate")
-CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")
-CLOCK_STATUS = SearchAttributeKey.for_keyword("ClockStatus")
-JURISDICTION = SearchAttributeKey.for_keyword("Jurisdiction")
 APPLICATION_CATEGORY = SearchAttributeKey.for_keyword("ApplicationCategory")
 DEEMED_APPROVAL_RISK = SearchAttributeKey.for_bool("DeemedApprovalRisk")
-
-RECORD_TIMEOUT = timedelta(seconds=30)
-NOTICE_TIMEOUT = timedelta(seconds=60)
-# Retry for as long as it takes: a deadline notice must not be dropped because the mail
-# server or the database was down for a while.
-RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
 
 APPLICANT_NOTICE_KINDS = (
     "deemed_granted_notice",
@@ -114,10 +118,6 @@ def current_layers(
     return layers.with_closures(extra) if extra else layers
 
 
-def _sa_date(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-
 def search_attribute_updates(
     clock: dict[str, Any], jurisdiction: str, risk: bool
 ) -> list[SearchAttributeUpdate[Any]]:
@@ -128,13 +128,9 @@ def search_attribute_updates(
         APPLICATION_CATEGORY.value_set(clock["category"]),
         DEEMED_APPROVAL_RISK.value_set(risk),
     ]
-    for key, field in (
-        (SHOT_CLOCK_DATE, "shot_clock_date"),
-        (CONSERVATIVE_DATE, "conservative_date"),
-    ):
-        value = _sa_date(clock[field])
-        updates.append(key.value_unset() if value is None else key.value_set(value))
-    return updates
+    return updates + date_attributes(
+        clock, ((SHOT_CLOCK_DATE, "shot_clock_date"), (CONSERVATIVE_DATE, "conservative_date"))
+    )
 
 
 def is_closed(clock: dict[str, Any]) -> bool:
@@ -424,12 +420,7 @@ class ClockState:
         self.events.append(event)
 
     def check_local_closure(self, day: str) -> None:
-        try:
-            parse_date(day, "date")
-        except TimelineError as err:
-            raise ValueError(str(err)) from None
-        if day in self.app.calendar.local_holidays:
-            raise ValueError(f"{day} is already a local closure day")
+        check_closure_day(day, lambda d: d in self.app.calendar.local_holidays)
 
     def add_local_closure(self, day: str) -> None:
         self.app.calendar.local_holidays = sorted({*self.app.calendar.local_holidays, day})

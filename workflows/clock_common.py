@@ -1,0 +1,99 @@
+"""What the shot clock and the permit clock workflows share: the activity options, the
+search attributes both set, the closure-day check, and the steps of their main loop
+(sleeping until the next alert or an update, continuing as new when Temporal suggests
+it).
+
+Passed through the workflow sandbox by the worker (`worker.WORKFLOW_RUNNER`): imported
+once per process. No I/O and no wall clock; the loop helpers only call the `workflow`
+API, so a workflow using them emits exactly the commands it would inline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
+
+from rules.timeline import TimelineError, parse_date
+
+# Shared by both kinds of clock (same names in the Temporal UI).
+CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")
+CLOCK_STATUS = SearchAttributeKey.for_keyword("ClockStatus")
+JURISDICTION = SearchAttributeKey.for_keyword("Jurisdiction")
+
+RECORD_TIMEOUT = timedelta(seconds=30)
+NOTICE_TIMEOUT = timedelta(seconds=60)
+# Retry for as long as it takes: a deadline notice must not be dropped because the mail
+# server or the database was down for a while.
+RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
+
+
+class Timed(Protocol):
+    @property
+    def fire_at(self) -> datetime: ...
+
+
+def sa_date(value: str | None) -> datetime | None:
+    """A clock's ISO date as a search attribute's instant (midnight UTC)."""
+    return None if not value else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def date_attributes(
+    clock: dict[str, Any], keys: Sequence[tuple[SearchAttributeKey[datetime], str]]
+) -> list[SearchAttributeUpdate[Any]]:
+    """Set each date attribute from the clock's field, or unset it when there is none."""
+    updates: list[SearchAttributeUpdate[Any]] = []
+    for key, field in keys:
+        value = sa_date(clock.get(field))
+        updates.append(key.value_unset() if value is None else key.value_set(value))
+    return updates
+
+
+def check_closure_day(day: str, closed: Callable[[str], bool]) -> None:
+    """Refuse (ValueError, an update's rejection) a closure day that is not a date or
+    that the clock's calendar already closes: the same day twice changes nothing. The
+    fan-out's activity recognises the words "already a local closure day"."""
+    try:
+        parse_date(day, "date")
+    except TimelineError as err:
+        raise ValueError(str(err)) from None
+    if closed(day):
+        raise ValueError(f"{day} is already a local closure day")
+
+
+async def continue_as_new_if_suggested(carry_over: Callable[[], Any]) -> None:
+    """Continue as new with the state once the history is long, after the handlers
+    running now have finished (an update is never cut off)."""
+    if workflow.info().is_continue_as_new_suggested():
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        workflow.continue_as_new(carry_over())
+
+
+def next_wake(upcoming: Sequence[Timed], now: datetime) -> timedelta | None:
+    """How long to sleep: until the first pending alert, or until woken (None)."""
+    return (upcoming[0].fire_at - now) if upcoming else None
+
+
+async def sleep_until(timeout: timedelta | None, woken: Callable[[], bool]) -> None:
+    """Sleep for `timeout` (one timer), or less when `woken` turns true (an update or a
+    signal changed the timeline)."""
+    with contextlib.suppress(TimeoutError):
+        await workflow.wait_condition(woken, timeout=timeout)
+
+
+async def record(activity_name: str, arg: Any) -> None:
+    """Write to the read model through an activity (retried until it lands)."""
+    await workflow.execute_activity(
+        activity_name, arg, start_to_close_timeout=RECORD_TIMEOUT, retry_policy=RETRY
+    )
+
+
+async def send(activity_name: str, arg: Any) -> None:
+    """Send a notice through an activity (retried until it is delivered)."""
+    await workflow.execute_activity(
+        activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
+    )
