@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 from temporalio import activity
-from temporalio.exceptions import ApplicationError
 
+from activities.records import insert_event_once
 from models.database import dialect_insert as _insert
 from models.database import session_factory
 from models.permit_clock import PermitClockRecord, PermitEventRecord
@@ -84,27 +84,11 @@ class PermitClockRecords:
 
     @activity.defn
     def record_permit_event(self, rec: PermitEventRecord) -> None:
-        ev = rec.event
-        if not ev.event_id:
-            raise ApplicationError(
-                f"event {ev.type} on {ev.date} for {rec.clock_id} has no event_id",
-                type="MissingEventId",
-                non_retryable=True,
-            )
-        table = PermitEventRow.__table__
-        stmt = (
-            _insert(self._engine, table)
-            .values(
-                clock_id=rec.clock_id,
-                event_id=ev.event_id,
-                type=ev.type,
-                date=ev.date,
-                payload=ev.to_contract(),
-                recorded_by=ev.recorded_by,
-                note=ev.note,
-                recorded_at=datetime.now(UTC),
-            )
-            .on_conflict_do_nothing(index_elements=[table.c.clock_id, table.c.event_id])
+        insert_event_once(
+            self._engine,
+            self._sessions,
+            PermitEventRow.__table__,
+            "clock_id",
+            rec.clock_id,
+            rec.event,
         )
-        with self._sessions.begin() as session:
-            session.execute(stmt)

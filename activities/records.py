@@ -9,14 +9,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table
+from sqlalchemy.orm import Session, sessionmaker
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
 from models.database import dialect_insert as _insert
 from models.database import session_factory
+from models.permit_clock import PermitEvent
 from models.schema import Application, ClockEventRow
-from models.shot_clock import ApplicationRecord, EventRecord
+from models.shot_clock import ApplicationRecord, ClockEvent, EventRecord
 
 
 def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
@@ -32,6 +34,43 @@ def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
         "judicial_review_deadline": clock.get("judicial_review_deadline"),
         "clock": clock,
     }
+
+
+def insert_event_once(
+    engine: Engine,
+    sessions: sessionmaker[Session],
+    table: Table,
+    owner_column: str,
+    owner_id: str,
+    event: ClockEvent | PermitEvent,
+) -> None:
+    """Insert a clock's event row keyed by (owner, event_id): a retried activity inserts
+    nothing the second time."""
+    if not event.event_id:
+        # Without an id every event would collide on the same key and be dropped.
+        raise ApplicationError(
+            f"event {event.type} on {event.date} for {owner_id} has no event_id",
+            type="MissingEventId",
+            non_retryable=True,
+        )
+    stmt = (
+        _insert(engine, table)
+        .values(
+            {
+                owner_column: owner_id,
+                "event_id": event.event_id,
+                "type": event.type,
+                "date": event.date,
+                "payload": event.to_contract(),
+                "recorded_by": event.recorded_by,
+                "note": event.note,
+                "recorded_at": datetime.now(UTC),
+            }
+        )
+        .on_conflict_do_nothing(index_elements=[table.c[owner_column], table.c.event_id])
+    )
+    with sessions.begin() as session:
+        session.execute(stmt)
 
 
 class ClockRecords:
@@ -74,28 +113,11 @@ class ClockRecords:
 
     @activity.defn
     def record_event(self, rec: EventRecord) -> None:
-        ev = rec.event
-        if not ev.event_id:
-            # Without an id every event would collide on the same key and be dropped.
-            raise ApplicationError(
-                f"event {ev.type} on {ev.date} for {rec.application_id} has no event_id",
-                type="MissingEventId",
-                non_retryable=True,
-            )
-        table = ClockEventRow.__table__
-        stmt = (
-            _insert(self._engine, table)
-            .values(
-                application_id=rec.application_id,
-                event_id=ev.event_id,
-                type=ev.type,
-                date=ev.date,
-                payload=ev.to_contract(),
-                recorded_by=ev.recorded_by,
-                note=ev.note,
-                recorded_at=datetime.now(UTC),
-            )
-            .on_conflict_do_nothing(index_elements=[table.c.application_id, table.c.event_id])
+        insert_event_once(
+            self._engine,
+            self._sessions,
+            ClockEventRow.__table__,
+            "application_id",
+            rec.application_id,
+            rec.event,
         )
-        with self._sessions.begin() as session:
-            session.execute(stmt)

@@ -155,3 +155,35 @@ def test_record_event_without_id_is_rejected(engine: Engine) -> None:
         )
     assert info.value.non_retryable
     assert count(engine, ClockEventRow) == 0
+
+
+def test_record_permit_event_twice_writes_one_row_and_refuses_one_without_id(
+    engine: Engine,
+) -> None:
+    from activities.permit_records import PermitClockRecords
+    from models.permit_clock import PermitClockRecord, PermitEvent, PermitEventRecord
+    from models.schema import PermitEventRow
+    from tests.workflows.permit_helpers import permit_info
+
+    records = PermitClockRecords(engine)
+    env = ActivityEnvironment()
+    info = permit_info("building_permit_expiry", clock_id="BP-1")
+    approved = PermitEvent("approved", "2026-01-05", recorded_by="a@city.test", event_id="0001")
+    clock = {"rule": "building_permit_expiry", "status": "running"}
+    env.run(records.record_permit_clock, PermitClockRecord(info, clock, "permit-clock-BP-1"))
+    env.run(records.record_permit_event, PermitEventRecord("BP-1", approved))
+    env.run(records.record_permit_event, PermitEventRecord("BP-1", approved))
+    with session_factory(engine)() as session:
+        row = session.scalars(select(PermitEventRow)).one()
+        assert (row.clock_id, row.event_id, row.type, row.recorded_by) == (
+            "BP-1",
+            "0001",
+            "approved",
+            "a@city.test",
+        )
+    with pytest.raises(ApplicationError, match="no event_id"):
+        env.run(
+            records.record_permit_event,
+            PermitEventRecord("BP-1", PermitEvent("inspection", "2026-02-01")),
+        )
+    assert count(engine, PermitEventRow) == 1

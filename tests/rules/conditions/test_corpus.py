@@ -48,6 +48,31 @@ class C:
     limits: list[dict[str, Any]] = field(default_factory=list)
 
 
+def ungated(
+    number: str, department: str | None, section: str | None, kind: str = "requirement", **more: Any
+) -> C:
+    """A condition no milestone gates (the parser warns of each)."""
+    return C(number, department, section, ["unspecified"], "none", kind, **more)
+
+
+def expiry(months: int, extensions: tuple[int, int] | None = None) -> dict[str, Any]:
+    """An approval that expires `months` after it, with (count, months) extensions."""
+    ext = None if extensions is None else {"count": extensions[0], "months": extensions[1]}
+    return {"kind": "expiry", "months": months, "anchor": "approval", "extensions": ext}
+
+
+def term(months: int) -> dict[str, Any]:
+    return {"kind": "term", "months": months, "anchor": "approval", "extensions": None}
+
+
+def due_after_invoice(days: int) -> dict[str, Any]:
+    return {"kind": "due", "days": days, "anchor": "invoice", "extensions": None}
+
+
+def until(day: str) -> dict[str, Any]:
+    return {"kind": "until", "until": day, "anchor": None, "extensions": None}
+
+
 def _subs(items: list[SubItem]) -> list[Any]:
     return [(s.label, _subs(s.sub_items)) if s.sub_items else s.label for s in items]
 
@@ -69,32 +94,17 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
     "county_board.txt": (
         "2025-05-20",
         [
-            C("COA-1", None, "GENERAL CONDITIONS", ["unspecified"], "none", "requirement"),
-            C(
+            ungated("COA-1", None, "GENERAL CONDITIONS"),
+            ungated(
                 "COA-2",
                 None,
                 "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
                 "waivable",
-                limits=[
-                    {
-                        "kind": "expiry",
-                        "months": 24,
-                        "anchor": "approval",
-                        "extensions": {"count": 1, "months": 12},
-                    }
-                ],
+                limits=[expiry(24, extensions=(1, 12))],
             ),
-            C("COA-3", None, "GENERAL CONDITIONS", ["unspecified"], "none", "requirement"),
-            C(
-                "COA-4",
-                None,
-                "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[{"kind": "due", "days": 30, "anchor": "invoice", "extensions": None}],
+            ungated("COA-3", None, "GENERAL CONDITIONS"),
+            ungated(
+                "COA-4", None, "GENERAL CONDITIONS", "requirement", limits=[due_after_invoice(30)]
             ),
             C(
                 "COA-5",
@@ -130,32 +140,17 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 "explicit",
                 "requirement",
             ),
-            C("COA-11", None, "OPERATIONAL CONDITIONS", ["unspecified"], "none", "requirement"),
-            C("COA-12", None, "OPERATIONAL CONDITIONS", ["unspecified"], "none", "advisory"),
-            C("COA-13", None, "OPERATIONAL CONDITIONS", ["unspecified"], "none", "waivable"),
+            ungated("COA-11", None, "OPERATIONAL CONDITIONS"),
+            ungated("COA-12", None, "OPERATIONAL CONDITIONS", "advisory"),
+            ungated("COA-13", None, "OPERATIONAL CONDITIONS", "waivable"),
         ],
     ),
     "charter_city_council.txt": (
         "2025-09-16",
         [
-            C("A.1", None, "GENERAL", ["unspecified"], "none", "requirement"),
-            C(
-                "A.2",
-                None,
-                "GENERAL",
-                ["unspecified"],
-                "none",
-                "waivable",
-                limits=[
-                    {
-                        "kind": "expiry",
-                        "months": 24,
-                        "anchor": "approval",
-                        "extensions": {"count": 2, "months": 12},
-                    }
-                ],
-            ),
-            C("A.3", None, "GENERAL", ["unspecified"], "none", "requirement"),
+            ungated("A.1", None, "GENERAL"),
+            ungated("A.2", None, "GENERAL", "waivable", limits=[expiry(24, extensions=(2, 12))]),
+            ungated("A.3", None, "GENERAL"),
             C(
                 "B.1",
                 "PLANNING DIVISION",
@@ -166,7 +161,7 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 subs=["a", "b", "c"],
             ),
             C("B.2", "PLANNING DIVISION", None, ["ongoing"], "explicit", "recurring"),
-            C("B.3", "PLANNING DIVISION", None, ["unspecified"], "none", "advisory"),
+            ungated("B.3", "PLANNING DIVISION", None, "advisory"),
             C(
                 "C.1",
                 "ENGINEERING DIVISION",
@@ -184,7 +179,7 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 "explicit",
                 "requirement",
             ),
-            C("D.1", "BUILDING AND SAFETY DIVISION", None, ["unspecified"], "none", "requirement"),
+            ungated("D.1", "BUILDING AND SAFETY DIVISION", None),
             C(
                 "D.2",
                 "BUILDING AND SAFETY DIVISION",
@@ -215,16 +210,8 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
     "planning_commission.txt": (
         "2025-07-08",
         [
-            C("1", None, "GENERAL", ["unspecified"], "none", "requirement"),
-            C(
-                "2",
-                None,
-                "GENERAL",
-                ["unspecified"],
-                "none",
-                "waivable",
-                limits=[{"kind": "expiry", "months": 12, "anchor": "approval", "extensions": None}],
-            ),
+            ungated("1", None, "GENERAL"),
+            ungated("2", None, "GENERAL", "waivable", limits=[expiry(12)]),
             C("3", None, "GENERAL", ["ongoing"], "explicit", "recurring"),
             C(
                 "4",
@@ -271,52 +258,19 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
     "zoning_administrator_letter.txt": (
         "2025-10-02",
         [
-            C("1", None, None, ["unspecified"], "none", "requirement"),
-            C(
-                "2",
-                None,
-                None,
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[{"kind": "term", "months": 60, "anchor": "approval", "extensions": None}],
-            ),
-            C("3", None, None, ["unspecified"], "none", "requirement", subs=["i", "ii"]),
+            ungated("1", None, None),
+            ungated("2", None, None, "requirement", limits=[term(60)]),
+            ungated("3", None, None, "requirement", subs=["i", "ii"]),
             C("4", None, None, ["encroachment_permit"], "explicit", "requirement"),
-            C(
-                "5",
-                None,
-                None,
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[
-                    {"kind": "until", "until": "2027-12-31", "anchor": None, "extensions": None}
-                ],
-            ),
-            C("6", None, None, ["unspecified"], "none", "requirement"),
+            ungated("5", None, None, "requirement", limits=[until("2027-12-31")]),
+            ungated("6", None, None),
         ],
     ),
     "subdivision_map.txt": (
         "2025-03-04",
         [
-            C(
-                "1",
-                None,
-                None,
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[
-                    {
-                        "kind": "expiry",
-                        "months": 36,
-                        "anchor": "approval",
-                        "extensions": {"count": 2, "months": 12},
-                    }
-                ],
-            ),
-            C("2", None, None, ["unspecified"], "none", "requirement"),
+            ungated("1", None, None, "requirement", limits=[expiry(36, extensions=(2, 12))]),
+            ungated("2", None, None),
             C("3", None, "Prior to Final Map Recordation", ["final_map"], "section", "requirement"),
             C(
                 "4",
@@ -359,48 +313,23 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 "requirement",
             ),
             C("9", None, "General Requirements", ["final_inspection"], "explicit", "requirement"),
-            C(
-                "10",
-                None,
-                "General Requirements",
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[{"kind": "due", "days": 30, "anchor": "invoice", "extensions": None}],
+            ungated(
+                "10", None, "General Requirements", "requirement", limits=[due_after_invoice(30)]
             ),
         ],
     ),
     "use_permit_department_prefixes.txt": (
         "2025-08-21",
         [
-            C("PL-1", "Planning Division", None, ["unspecified"], "none", "recurring"),
-            C(
+            ungated("PL-1", "Planning Division", None, "recurring"),
+            ungated(
                 "PL-2",
                 "Planning Division",
                 None,
-                ["unspecified"],
-                "none",
                 "waivable",
-                limits=[
-                    {
-                        "kind": "expiry",
-                        "months": 18,
-                        "anchor": "approval",
-                        "extensions": {"count": 1, "months": 6},
-                    }
-                ],
+                limits=[expiry(18, extensions=(1, 6))],
             ),
-            C(
-                "PL-3",
-                "Planning Division",
-                None,
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[
-                    {"kind": "until", "until": "2027-12-31", "anchor": None, "extensions": None}
-                ],
-            ),
+            ungated("PL-3", "Planning Division", None, "requirement", limits=[until("2027-12-31")]),
             C(
                 "ENG-1",
                 "Public Works / Engineering",
@@ -462,26 +391,12 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
     "decimal_sections.txt": (
         "2025-06-12",
         [
-            C("1.1", None, "GENERAL CONDITIONS", ["unspecified"], "none", "requirement"),
-            C(
-                "1.2",
-                None,
-                "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
-                "waivable",
-                limits=[{"kind": "expiry", "months": 24, "anchor": "approval", "extensions": None}],
+            ungated("1.1", None, "GENERAL CONDITIONS"),
+            ungated("1.2", None, "GENERAL CONDITIONS", "waivable", limits=[expiry(24)]),
+            ungated(
+                "1.3", None, "GENERAL CONDITIONS", "requirement", limits=[due_after_invoice(30)]
             ),
-            C(
-                "1.3",
-                None,
-                "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[{"kind": "due", "days": 30, "anchor": "invoice", "extensions": None}],
-            ),
-            C("2.1", "PLANNING DIVISION", None, ["unspecified"], "none", "requirement"),
+            ungated("2.1", "PLANNING DIVISION", None),
             C(
                 "2.2",
                 "PLANNING DIVISION",
@@ -510,39 +425,18 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 subs=["1", "2", "3"],
             ),
             C("3.3", "PUBLIC WORKS DEPARTMENT", None, ["occupancy"], "explicit", "requirement"),
-            C("4.1", "FIRE DISTRICT", None, ["unspecified"], "none", "requirement"),
-            C("4.2", "FIRE DISTRICT", None, ["unspecified"], "none", "advisory"),
+            ungated("4.1", "FIRE DISTRICT", None),
+            ungated("4.2", "FIRE DISTRICT", None, "advisory"),
         ],
     ),
     "pdf": (
         "2025-11-05",
         [
-            C("1", None, "GENERAL CONDITIONS", ["unspecified"], "none", "requirement"),
-            C(
-                "2",
-                None,
-                "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
-                "waivable",
-                limits=[
-                    {
-                        "kind": "expiry",
-                        "months": 24,
-                        "anchor": "approval",
-                        "extensions": {"count": 1, "months": 12},
-                    }
-                ],
+            ungated("1", None, "GENERAL CONDITIONS"),
+            ungated(
+                "2", None, "GENERAL CONDITIONS", "waivable", limits=[expiry(24, extensions=(1, 12))]
             ),
-            C(
-                "3",
-                None,
-                "GENERAL CONDITIONS",
-                ["unspecified"],
-                "none",
-                "requirement",
-                limits=[{"kind": "due", "days": 30, "anchor": "invoice", "extensions": None}],
-            ),
+            ungated("3", None, "GENERAL CONDITIONS", "requirement", limits=[due_after_invoice(30)]),
             C(
                 "4",
                 "PLANNING DIVISION",
@@ -553,7 +447,7 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
                 subs=["a", "b", "c"],
             ),
             C("5", "PLANNING DIVISION", None, ["ongoing"], "explicit", "recurring"),
-            C("6", "PLANNING DIVISION", None, ["unspecified"], "none", "advisory"),
+            ungated("6", "PLANNING DIVISION", None, "advisory"),
             C("7", "ENGINEERING DIVISION", None, ["grading_permit"], "department", "requirement"),
             C("8", "ENGINEERING DIVISION", None, ["grading_permit"], "department", "requirement"),
             C("9", "ENGINEERING DIVISION", None, ["occupancy"], "explicit", "requirement"),
