@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,13 +16,9 @@ import pytest_asyncio
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
-from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
-from activities.notices import NoticeActivities
-from activities.rendering import NoticeRenderer
-from models.database import make_engine
-from models.permit_clock import PermitEvent, PermitEventInput, PermitNoticeRequest
+from activities.mail import NOTICE_KEY_HEADER
+from models.permit_clock import PermitEvent, PermitEventInput
 from rules.permit_clocks import reminder_plan
-from tests.activities.test_notices_smtp import free_port, start_smtp
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import settings_for_test
 from tests.workflows.permit_helpers import (
@@ -35,6 +30,7 @@ from tests.workflows.permit_helpers import (
     today,
     wait_for,
 )
+from tests.workflows.smtp_helpers import SmtpWorker
 from worker import WORKFLOW_RUNNER, build_worker
 from workflows.permit_clock import PermitClockWorkflow
 
@@ -91,68 +87,38 @@ async def test_ab2234_review_reminds_in_business_days_and_a_pause_moves_them(
     assert row is not None and row.consequence == "haa_violation"
 
 
-class CrashOnceAfterDelivery:
-    def __init__(self) -> None:
-        self.crashed: set[str] = set()
-
-    def __call__(self, req: Any) -> None:
-        if isinstance(req, PermitNoticeRequest) and req.notice_key not in self.crashed:
-            self.crashed.add(req.notice_key)
-            raise RuntimeError(f"simulated crash after delivering {req.notice_key}")
-
-
 async def test_permit_notices_reach_a_real_smtp_server_exactly_once(
-    time_skipping_env: WorkflowEnvironment,
-    task_queue: str,
-    data_dir: Path,
-    database_url: str,
-    activity_executor: ThreadPoolExecutor,
+    smtp_worker: SmtpWorker,
 ) -> None:
-    env = time_skipping_env
-    settings = settings_for_test(data_dir, task_queue, database_url)
-    controller, inbox = start_smtp(free_port())
-    crash = CrashOnceAfterDelivery()
-    notices = NoticeActivities(
-        make_engine(settings.database_url),
-        NoticeRenderer(),
-        SmtpTransport("127.0.0.1", controller.port),
-        after_delivery=crash,
-        mail_from=settings.mail_from,
-    )
-    try:
-        async with build_worker(
-            env.client, settings, executor=activity_executor, notice_activities=notices
-        ):
-            h = PermitHarness(env, settings, task_queue)
-            info = permit_info("cotati_sign_permit_expiry", offsets=[7])
-            approved = today() - days(340)
-            handle = await h.open(info, [PermitEvent("approved", approved.isoformat())])
-            clock = await handle.query(PermitClockWorkflow.clock)
-            expiry = date.fromisoformat(clock["conservative_date"])
-            await h.forward_to(handle, at_8am(expiry - days(7)) + timedelta(minutes=5))
-            key = f"permit:{info.clock_id}:cotati_sign_permit_expiry:reminder:{expiry}:7"
-            await wait_for(lambda: len(inbox.for_key(key)) >= 1, "the reminder", 30)
-            await h.forward_to(handle, at_8am(expiry + days(1)))
-            lapse = f"permit:{info.clock_id}:cotati_sign_permit_expiry:lapse:{expiry}"
-            await wait_for(lambda: len(inbox.for_key(lapse)) >= 1, "the escalation", 30)
-            await asyncio.sleep(1.5)  # room for a (wrong) second delivery to show up
-            assert {key, lapse} <= crash.crashed, "the simulated crashes did not happen"
-            assert len(inbox.for_key(key)) == len(inbox.for_key(lapse)) == 1
-            recipients, message = inbox.for_key(key)[0]
-            assert recipients[0] == "owner@applicant.test"
-            body = message.get_body(("plain",)).get_content()
-            assert "no later than" in body and "Planning Department" in body
-            recipients, _ = inbox.for_key(lapse)[0]
-            assert recipients[:2] == ["supervisor@city.test", "attorney@city.test"]
+    h = PermitHarness(smtp_worker.env, smtp_worker.settings, smtp_worker.task_queue)
+    inbox, crash = smtp_worker.inbox, smtp_worker.crash
+    info = permit_info("cotati_sign_permit_expiry", offsets=[7])
+    approved = today() - days(340)
+    handle = await h.open(info, [PermitEvent("approved", approved.isoformat())])
+    clock = await handle.query(PermitClockWorkflow.clock)
+    expiry = date.fromisoformat(clock["conservative_date"])
+    await h.forward_to(handle, at_8am(expiry - days(7)) + timedelta(minutes=5))
+    key = f"permit:{info.clock_id}:cotati_sign_permit_expiry:reminder:{expiry}:7"
+    await wait_for(lambda: len(inbox.for_key(key)) >= 1, "the reminder", 30)
+    await h.forward_to(handle, at_8am(expiry + days(1)))
+    lapse = f"permit:{info.clock_id}:cotati_sign_permit_expiry:lapse:{expiry}"
+    await wait_for(lambda: len(inbox.for_key(lapse)) >= 1, "the escalation", 30)
+    await asyncio.sleep(1.5)  # room for a (wrong) second delivery to show up
+    assert {key, lapse} <= crash.crashed, "the simulated crashes did not happen"
+    assert len(inbox.for_key(key)) == len(inbox.for_key(lapse)) == 1
+    recipients, message = inbox.for_key(key)[0]
+    assert recipients[0] == "owner@applicant.test"
+    body = message.get_body(("plain",)).get_content()
+    assert "no later than" in body and "Planning Department" in body
+    recipients, _ = inbox.for_key(lapse)[0]
+    assert recipients[:2] == ["supervisor@city.test", "attorney@city.test"]
 
-            # Replaying the history with today's code is deterministic and sends nothing.
-            history = await handle.fetch_history()
-            await Replayer(
-                workflows=[PermitClockWorkflow], workflow_runner=WORKFLOW_RUNNER
-            ).replay_workflow(history)
-            assert {m[NOTICE_KEY_HEADER] for _, m in inbox.messages} == {key, lapse}
-    finally:
-        controller.stop()
+    # Replaying the history with today's code is deterministic and sends nothing.
+    history = await handle.fetch_history()
+    await Replayer(
+        workflows=[PermitClockWorkflow], workflow_runner=WORKFLOW_RUNNER
+    ).replay_workflow(history)
+    assert {m[NOTICE_KEY_HEADER] for _, m in inbox.messages} == {key, lapse}
 
 
 @pytest_asyncio.fixture
