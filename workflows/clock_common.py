@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
 from temporalio import workflow
@@ -97,3 +97,11 @@ async def send(activity_name: str, arg: Any) -> None:
     await workflow.execute_activity(
         activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
     )
+
+
+def days_moved(before: dict[str, Any], after: dict[str, Any]) -> int | None:
+    """How many days the conservative date moved (a ledger line's `days`), if both exist."""
+    old, new = before.get("conservative_date"), after.get("conservative_date")
+    if not old or not new:
+        return None
+    return (date.fromisoformat(new) - date.fromisoformat(old)).days

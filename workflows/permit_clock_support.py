@@ -42,6 +42,7 @@ from workflows.clock_common import (
     JURISDICTION,
     check_closure_day,
     date_attributes,
+    days_moved,
 )
 from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
 from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
@@ -241,12 +242,7 @@ class PermitClockState:
             for name in ("due_date", "conservative_date")
             if old.get(name) != new.get(name)
         ]
-        shift = None
-        if before.get("conservative_date") and after.get("conservative_date"):
-            shift = (
-                date.fromisoformat(after["conservative_date"])
-                - date.fromisoformat(before["conservative_date"])
-            ).days
+        shift = days_moved(before, after)
         record = {
             "date": self.today(now).isoformat(),
             "closed": day,

@@ -48,6 +48,7 @@ from workflows.clock_common import (
     JURISDICTION,
     check_closure_day,
     date_attributes,
+    days_moved,
 )
 from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
 from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
@@ -395,12 +396,7 @@ class ClockState:
         for field in ("shot_clock_date", "conservative_date", "status", "conservative_status"):
             if before.get(field) != after.get(field):
                 moved.append(f"{field} {before.get(field)} -> {after.get(field)}")
-        shift = None
-        if before["conservative_date"] and after["conservative_date"]:
-            shift = (
-                date.fromisoformat(after["conservative_date"])
-                - date.fromisoformat(before["conservative_date"])
-            ).days
+        shift = days_moved(before, after)
         record = {
             "date": day,
             "requested_by": input.requested_by,
