@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -328,3 +328,68 @@ def test_a_conditions_time_limit_shows_on_project_condition_and_applicant_pages(
     ).json()
     portal = browser.as_(None).get(link["url"].replace("http://testserver", "")).text
     assert 'data-testid="time-limit-row"' in portal and row.conservative_date in portal
+
+
+def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
+    browser: Browser, web_settings: Settings
+) -> None:
+    from models.schema import ClosureDay
+    from rules.calendars import LITERAL
+    from rules.permit_clocks.jurisdictions import base_layers
+
+    clock_id = new_id("PE")
+    opened = browser.api(
+        PM,
+        "POST",
+        "/api/v1/permits",
+        {
+            "clock_id": clock_id,
+            "rule": "ca_post_entitlement_review",
+            "facts": {"units": 12},
+            "events": [{"type": "complete", "date": days_ago(2)}],
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    before = opened.json()["clock"]["due_date"]
+    wait_row(web_settings, clock_id)
+    # A business day ahead that no other test has closed yet.
+    calendar = base_layers("cotati", "CA").calendar(LITERAL)
+    with session_factory(make_engine(web_settings.database_url))() as s:
+        taken = set(s.scalars(select(ClosureDay.date)))
+    day = date.fromisoformat(city_today().isoformat()) + timedelta(days=8)
+    while not calendar.is_business_day(day) or day.isoformat() in taken:
+        day += timedelta(days=1)
+    assert day.isoformat() < before
+
+    admin = browser.as_("admin@cotati.example")
+    page = admin.get("/admin/calendar")
+    added = admin.post(
+        "/admin/calendar/closures",
+        data={"csrf_token": csrf_of(page.text), "jurisdiction": "cotati", "date": str(day)},
+    )
+    assert added.status_code == 200 and 'class="flash ok"' in added.text
+    assert "open permit clock(s) recounted" in added.text and clock_id in added.text
+    moved = calendar.add_business_days(date.fromisoformat(before), 1).isoformat()
+    row = wait_row(web_settings, clock_id, lambda row: row.due_date == moved)
+    assert any(e["event"] == "local_closure" for e in row.clock["ledger"])
+    with session_factory(make_engine(web_settings.database_url))() as s:
+        stored_day = s.scalar(select(ClosureDay).where(ClosureDay.date == str(day)))
+    assert stored_day is not None and clock_id in stored_day.applications
+
+    # A permit clock opened afterwards starts with the day in its frozen calendar
+    later = new_id("PE")
+    again = browser.api(
+        PM,
+        "POST",
+        "/api/v1/permits",
+        {
+            "clock_id": later,
+            "rule": "ca_post_entitlement_review",
+            "facts": {"units": 12},
+            "events": [{"type": "complete", "date": days_ago(2)}],
+        },
+    )
+    assert again.status_code == 201, again.text
+    # (its date counts the closure from the start: no closure line in its ledger)
+    assert again.json()["clock"]["due_date"] == moved
+    assert all(e["event"] != "local_closure" for e in again.json()["clock"]["ledger"])

@@ -9,12 +9,14 @@ from datetime import date
 
 import pytest
 from temporalio.client import WorkflowUpdateFailedError
+from temporalio.worker import Replayer
 
 from models.permit_clock import PermitEvent
 from models.shot_clock import JurisdictionClosureInput, LocalClosureInput
 from rules.calendars import LITERAL
 from rules.permit_clocks.jurisdictions import base_layers
 from tests.workflows.permit_helpers import PermitHarness, days, permit_info, today, wait_for
+from worker import WORKFLOW_RUNNER
 from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
 from workflows.permit_clock import PermitClockWorkflow
 
@@ -96,3 +98,8 @@ async def test_a_closure_day_reaches_open_permit_clocks_through_the_fan_out(
     final = await review.query(PermitClockWorkflow.clock)
     assert final["due_date"] == one_more.isoformat()
     assert [e["event"] for e in final["ledger"]].count("local_closure") == 1
+
+    # The history with the closure replays with today's code.
+    await Replayer(
+        workflows=[PermitClockWorkflow], workflow_runner=WORKFLOW_RUNNER
+    ).replay_workflow(await review.fetch_history())
