@@ -33,20 +33,7 @@ from rules.permit_clocks import (
     reminder_plan,
 )
 from rules.permit_clocks.jurisdictions import base_layers
-
-# The shared keys and activity options; the ones this module does not use are
-# re-exported (callers import them from here).
-from workflows.clock_common import (
-    CLOCK_STATUS,
-    CONSERVATIVE_DATE,
-    JURISDICTION,
-    check_closure_day,
-    date_attributes,
-    days_moved,
-)
-from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
-from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
-from workflows.clock_common import RETRY as RETRY
+from workflows import clock_common as common
 
 # Shared with the shot clock (clock_common: status, conservative date, jurisdiction).
 # Permit clocks add their rule, literal due date and consequence.
@@ -73,13 +60,13 @@ def search_attribute_updates(
 ) -> list[SearchAttributeUpdate[Any]]:
     """The operator's view of a permit clock in the Temporal UI."""
     updates: list[SearchAttributeUpdate[Any]] = [
-        CLOCK_STATUS.value_set(clock.get("conservative_status") or clock["status"]),
-        JURISDICTION.value_set(jurisdiction),
+        common.CLOCK_STATUS.value_set(clock.get("conservative_status") or clock["status"]),
+        common.JURISDICTION.value_set(jurisdiction),
         PERMIT_RULE.value_set(clock["rule"]),
         PERMIT_CONSEQUENCE.value_set(clock.get("consequence") or ""),
     ]
-    return updates + date_attributes(
-        clock, ((PERMIT_DUE_DATE, "due_date"), (CONSERVATIVE_DATE, "conservative_date"))
+    return updates + common.date_attributes(
+        clock, ((PERMIT_DUE_DATE, "due_date"), (common.CONSERVATIVE_DATE, "conservative_date"))
     )
 
 
@@ -226,7 +213,7 @@ class PermitClockState:
         """Refuse (ValueError, the update's rejection) a day that is not a date or that
         the calendar already closes: the same day twice changes nothing."""
         closed = self.layers().closure_dates
-        check_closure_day(day, lambda d: date.fromisoformat(d) in closed)
+        common.check_closure_day(day, lambda d: date.fromisoformat(d) in closed)
 
     def add_local_closure(self, day: str, added_by: str, now: datetime) -> dict[str, Any]:
         """Add the day to the frozen calendar's closure layer and record what it moved."""
@@ -242,7 +229,7 @@ class PermitClockState:
             for name in ("due_date", "conservative_date")
             if old.get(name) != new.get(name)
         ]
-        shift = days_moved(before, after)
+        shift = common.days_moved(before, after)
         record = {
             "date": self.today(now).isoformat(),
             "closed": day,

@@ -39,12 +39,10 @@ with workflow.unsafe.imports_passed_through():
     from rules.alerts import Alert
     from workflows import clock_common as common
     from workflows import shot_clock_support as support
+    from workflows.clock_common import CLOCK_STATUS, CONSERVATIVE_DATE, JURISDICTION
     from workflows.shot_clock_support import (
         APPLICATION_CATEGORY,
-        CLOCK_STATUS,
-        CONSERVATIVE_DATE,
         DEEMED_APPROVAL_RISK,
-        JURISDICTION,
         SHOT_CLOCK_DATE,
         search_attribute_updates,
         workflow_id_for,

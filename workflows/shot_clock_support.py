@@ -39,20 +39,7 @@ from rules.calendars import CalendarLayers, HolidayDataError
 from rules.packs import Jurisdiction, RulePack, pack_from_data, rule_pack
 from rules.shot_clock import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
 from rules.timeline import TimelineError, parse_date, parse_timeline, timeline_layers
-
-# The shared keys and activity options; the ones this module does not use are
-# re-exported (callers import them from here).
-from workflows.clock_common import (
-    CLOCK_STATUS,
-    CONSERVATIVE_DATE,
-    JURISDICTION,
-    check_closure_day,
-    date_attributes,
-    days_moved,
-)
-from workflows.clock_common import NOTICE_TIMEOUT as NOTICE_TIMEOUT
-from workflows.clock_common import RECORD_TIMEOUT as RECORD_TIMEOUT
-from workflows.clock_common import RETRY as RETRY
+from workflows import clock_common as common
 
 SHOT_CLOCK_DATE = SearchAttributeKey.for_datetime("ShotClockDate")
 APPLICATION_CATEGORY = SearchAttributeKey.for_keyword("ApplicationCategory")
@@ -124,13 +111,14 @@ def search_attribute_updates(
 ) -> list[SearchAttributeUpdate[Any]]:
     """The operator's view of a clock in the Temporal UI (also used at start)."""
     updates: list[SearchAttributeUpdate[Any]] = [
-        CLOCK_STATUS.value_set(clock["status"]),
-        JURISDICTION.value_set(jurisdiction),
+        common.CLOCK_STATUS.value_set(clock["status"]),
+        common.JURISDICTION.value_set(jurisdiction),
         APPLICATION_CATEGORY.value_set(clock["category"]),
         DEEMED_APPROVAL_RISK.value_set(risk),
     ]
-    return updates + date_attributes(
-        clock, ((SHOT_CLOCK_DATE, "shot_clock_date"), (CONSERVATIVE_DATE, "conservative_date"))
+    return updates + common.date_attributes(
+        clock,
+        ((SHOT_CLOCK_DATE, "shot_clock_date"), (common.CONSERVATIVE_DATE, "conservative_date")),
     )
 
 
@@ -396,7 +384,7 @@ class ClockState:
         for field in ("shot_clock_date", "conservative_date", "status", "conservative_status"):
             if before.get(field) != after.get(field):
                 moved.append(f"{field} {before.get(field)} -> {after.get(field)}")
-        shift = days_moved(before, after)
+        shift = common.days_moved(before, after)
         record = {
             "date": day,
             "requested_by": input.requested_by,
@@ -416,7 +404,7 @@ class ClockState:
         self.events.append(event)
 
     def check_local_closure(self, day: str) -> None:
-        check_closure_day(day, lambda d: d in self.app.calendar.local_holidays)
+        common.check_closure_day(day, lambda d: d in self.app.calendar.local_holidays)
 
     def add_local_closure(self, day: str) -> None:
         self.app.calendar.local_holidays = sorted({*self.app.calendar.local_holidays, day})
