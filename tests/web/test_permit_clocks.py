@@ -330,15 +330,9 @@ def test_a_conditions_time_limit_shows_on_project_condition_and_applicant_pages(
     assert 'data-testid="time-limit-row"' in portal and row.conservative_date in portal
 
 
-def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
-    browser: Browser, web_settings: Settings
-) -> None:
-    from models.schema import ClosureDay
-    from rules.calendars import LITERAL
-    from rules.permit_clocks.jurisdictions import base_layers
-
-    clock_id = new_id("PE")
-    opened = browser.api(
+def open_review(browser: Browser, clock_id: str) -> Any:
+    """An AB 2234 review of a 12-unit project, complete two days ago."""
+    return browser.api(
         PM,
         "POST",
         "/api/v1/permits",
@@ -349,6 +343,17 @@ def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
             "events": [{"type": "complete", "date": days_ago(2)}],
         },
     )
+
+
+def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
+    browser: Browser, web_settings: Settings
+) -> None:
+    from models.schema import ClosureDay
+    from rules.calendars import LITERAL
+    from rules.permit_clocks.jurisdictions import base_layers
+
+    clock_id = new_id("PE")
+    opened = open_review(browser, clock_id)
     assert opened.status_code == 201, opened.text
     before = opened.json()["clock"]["due_date"]
     wait_row(web_settings, clock_id)
@@ -378,17 +383,7 @@ def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
 
     # A permit clock opened afterwards starts with the day in its frozen calendar
     later = new_id("PE")
-    again = browser.api(
-        PM,
-        "POST",
-        "/api/v1/permits",
-        {
-            "clock_id": later,
-            "rule": "ca_post_entitlement_review",
-            "facts": {"units": 12},
-            "events": [{"type": "complete", "date": days_ago(2)}],
-        },
-    )
+    again = open_review(browser, later)
     assert again.status_code == 201, again.text
     # (its date counts the closure from the start: no closure line in its ledger)
     assert again.json()["clock"]["due_date"] == moved

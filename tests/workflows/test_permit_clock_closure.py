@@ -12,7 +12,11 @@ from temporalio.client import WorkflowUpdateFailedError
 from temporalio.worker import Replayer
 
 from models.permit_clock import PermitEvent
-from models.shot_clock import JurisdictionClosureInput, LocalClosureInput
+from models.shot_clock import (
+    JurisdictionClosureInput,
+    JurisdictionClosureResult,
+    LocalClosureInput,
+)
 from rules.calendars import LITERAL
 from rules.permit_clocks.jurisdictions import base_layers
 from tests.workflows.permit_helpers import PermitHarness, days, permit_info, today, wait_for
@@ -30,6 +34,19 @@ def a_business_day_after(start: date) -> date:
     return day
 
 
+async def fan_out(
+    h: PermitHarness, day: date, permit_ids: list[str], run: str
+) -> JurisdictionClosureResult:
+    """What the admin page starts: the day to every listed permit clock (no shot clocks)."""
+    with h.env.with_time_skipping_disabled():
+        return await h.env.client.execute_workflow(
+            JurisdictionClosureWorkflow.run,
+            JurisdictionClosureInput("cotati", day.isoformat(), "admin@city.test", [], permit_ids),
+            id=f"closure-permit-test-{run}-{h.task_queue}",
+            task_queue=h.task_queue,
+        )
+
+
 async def test_a_closure_day_reaches_open_permit_clocks_through_the_fan_out(
     permit_harness: PermitHarness,
 ) -> None:
@@ -45,13 +62,7 @@ async def test_a_closure_day_reaches_open_permit_clocks_through_the_fan_out(
     closed = a_business_day_after(start)
     assert closed.isoformat() < before_review["due_date"]
     ids = [review_info.clock_id, expiry_info.clock_id, "PC-NO-SUCH-CLOCK"]
-    with h.env.with_time_skipping_disabled():
-        result = await h.env.client.execute_workflow(
-            JurisdictionClosureWorkflow.run,
-            JurisdictionClosureInput("cotati", closed.isoformat(), "admin@city.test", [], ids),
-            id=f"closure-permit-test-{h.task_queue}",
-            task_queue=h.task_queue,
-        )
+    result = await fan_out(h, closed, ids, "first")
     assert result.changed == [] and result.refused == []
     assert result.permit_changed == sorted(ids[:2])
     assert result.permit_refused == ["PC-NO-SUCH-CLOCK: the clock has finished"]
@@ -87,13 +98,7 @@ async def test_a_closure_day_reaches_open_permit_clocks_through_the_fan_out(
             LocalClosureInput(closed.isoformat(), "admin@city.test"),
         )
     assert "already a local closure day" in str(refused.value.cause)
-    with h.env.with_time_skipping_disabled():
-        again = await h.env.client.execute_workflow(
-            JurisdictionClosureWorkflow.run,
-            JurisdictionClosureInput("cotati", closed.isoformat(), "admin@city.test", [], ids),
-            id=f"closure-permit-test-again-{h.task_queue}",
-            task_queue=h.task_queue,
-        )
+    again = await fan_out(h, closed, ids, "again")
     assert again.permit_changed == sorted(ids[:2])
     final = await review.query(PermitClockWorkflow.clock)
     assert final["due_date"] == one_more.isoformat()
