@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import Literal
 
 from rules.calendars import BusinessCalendar, CalendarLayers
@@ -118,9 +119,7 @@ class PermitCalendar:
             found = self._closed[key] = Closed(self.layers.calendar(KINDS[key]))
         return found
 
-    @property
+    @cached_property
     def closures(self) -> frozenset[date]:
-        found = self._closed.get("closures")  # type: ignore[call-overload]
-        if found is None:
-            found = self._closed["closures"] = self.layers.closure_dates  # type: ignore[index]
-        return found  # type: ignore[return-value]
+        """The one-off closure days: all the literal and conservative readings differ by."""
+        return self.layers.closure_dates

@@ -139,25 +139,14 @@ def _run(
     return p
 
 
-def _closure_matters(
-    calendar: PermitCalendar,
-    events: Sequence[PermitEvent],
-    passes: Sequence[Pass],
-    starts: Sequence[StartCandidate],
-    as_of: date | None,
-) -> bool:
-    """Whether a one-off closure falls where it could move a date: between the first
-    event (or chained start) and the latest deadline the literal passes reached. The
-    conservative calendar only drops closures, so outside that window it changes
-    nothing and its passes need not run."""
-    closures = calendar.closures
-    if not closures:
+def _closure_matters(closures: frozenset[date], twin: Pass) -> bool:
+    """Whether a one-off closure falls on a day the literal twin of a conservative
+    reading asked its calendar about. The conservative calendar differs from the
+    literal one only by those closures, so when none falls there the conservative pass
+    would take every step its twin took and give the same dates: it need not run."""
+    low, high = twin.probe_low, twin.probe_high
+    if low is None or high is None:
         return False
-    firsts = [e.date for e in events[:1]] + [s.date for s in starts if s.date is not None]
-    lasts = [p.latest for p in passes if p.latest is not None] + [as_of] * (as_of is not None)
-    if not firsts or not lasts:
-        return True
-    low, high = min(firsts), max(lasts)
     return any(low <= day <= high for day in closures)
 
 
@@ -209,18 +198,24 @@ def _result(
         for r in readings
         if r.roll != "conservative"
     ]
-    # Without a closure in reach both calendars give the same dates: skip those passes.
-    if len(passes) < len(readings) and _closure_matters(calendar, own, passes, starts, as_of):
+    closures = calendar.closures
+    if len(passes) < len(readings) and closures:
         # Dates only move earlier with an earlier start or fewer closed days, so the
         # conservative calendar is combined with the earliest chained start only.
         dated = [c for c in starts if c.date is not None]
         first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
-        passes += [
+        twins = {(p.reading.ext_base, p.reading.start): p for p in passes}
+        # Without a closure where its twin looked, a conservative pass changes nothing.
+        extra = [
             _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
             for r in readings
-            if r.roll == "conservative" and r.start in (first, "literal")
+            if r.roll == "conservative"
+            and r.start in (first, "literal")
+            and _closure_matters(closures, twins[r.ext_base, r.start])
         ]
-        passes.sort(key=lambda p: p.reading.switches)
+        if extra:
+            passes += extra
+            passes.sort(key=lambda p: p.reading.switches)
     literal = passes[0]
     if sink is not None:
         sink.extend(literal.issues)

@@ -91,7 +91,10 @@ class Pass:
     chained: bool = False
     chained_start: date | None = None
     keep_ledger: bool = True
-    latest: date | None = None  # the latest deadline this pass counted (closure window)
+    # The days this pass asked its calendar about, as one span [probe_low, probe_high]:
+    # a closure outside it cannot have changed anything the pass did (compute.py).
+    probe_low: date | None = None
+    probe_high: date | None = None
     final: date | None = None  # the deadline once every event is applied (see finish)
     final_status: str = "awaiting_start"
     _ccp12: Any = None
@@ -193,11 +196,16 @@ class Pass:
             note = f"{self.facts['units']} units"
         return amount, note
 
+    def probe(self, low: date, high: date) -> None:
+        """Note that the calendar was asked about the days in [low, high]."""
+        if self.probe_low is None or low < self.probe_low:
+            self.probe_low = low
+        if self.probe_high is None or high > self.probe_high:
+            self.probe_high = high
+
     def count(self) -> None:
         """Recompute the current deadline from the phase (anchor, amount, pauses)."""
         self._count()
-        if self.due is not None and (self.latest is None or self.due > self.latest):
-            self.latest = self.due
 
     def _count(self) -> None:
         assert self.anchor is not None
@@ -206,6 +214,11 @@ class Pass:
             self.nominal = self.due = add_business_days(
                 self.anchor, self.amount, self.closed("business_days"), self.pauses
             )
+            # Counting may look up to a pause's days beyond the deadline.
+            high = self.due
+            for paused, resumed in self.pauses:
+                high = max(high, paused, resumed)
+            self.probe(min(self.anchor, self.due), high)
             return
         if counting == "months":
             end = add_months(self.anchor, self.amount)
@@ -218,6 +231,7 @@ class Pass:
             return
         closed = self.closed("ccp12")
         self.due = closed.roll(self.nominal)
+        self.probe(self.nominal, self.due)
         if self.due != self.nominal and self.keep_ledger:
             _, skipped = roll_forward(self.nominal, closed)
             why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
@@ -827,12 +841,14 @@ class Pass:
                 return self.remaining_at_pause()
             return None
         if self.counting == "business_days":
+            self.probe(min(self.as_of, due), max(self.as_of, due))
             return business_days_between(self.as_of, due, self.closed("business_days"))
         return (due - self.as_of).days
 
     def remaining_at_pause(self) -> int:
         assert self.open_pause is not None and self.due is not None
         if self.counting == "business_days":
+            self.probe(min(self.open_pause, self.due), max(self.open_pause, self.due))
             return business_days_between(self.open_pause, self.due, self.closed("business_days"))
         return (self.due - self.open_pause).days
 
