@@ -17,7 +17,7 @@ same calendar, so counting 60 business days is a few bisections, not 84 lookups.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -120,6 +120,13 @@ class PermitCalendar:
         return found
 
     @cached_property
-    def closures(self) -> frozenset[date]:
-        """The one-off closure days: all the literal and conservative readings differ by."""
-        return self.layers.closure_dates
+    def closures(self) -> tuple[date, ...]:
+        """The one-off closure days, sorted: all the literal and conservative readings
+        differ by."""
+        return tuple(sorted(self.layers.closure_dates))
+
+    def closure_between(self, low: date, high: date) -> bool:
+        """Whether a one-off closure falls in [low, high]."""
+        days = self.closures
+        i = bisect_left(days, low)
+        return i < len(days) and days[i] <= high

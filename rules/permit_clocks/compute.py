@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any
 
 from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.counting import ONE_DAY
+from rules.permit_clocks.counting import ONE_DAY, iso
 from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
 from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
@@ -139,15 +139,13 @@ def _run(
     return p
 
 
-def _closure_matters(closures: frozenset[date], twin: Pass) -> bool:
+def _closure_matters(calendar: PermitCalendar, twin: Pass) -> bool:
     """Whether a one-off closure falls on a day the literal twin of a conservative
     reading asked its calendar about. The conservative calendar differs from the
     literal one only by those closures, so when none falls there the conservative pass
     would take every step its twin took and give the same dates: it need not run."""
     low, high = twin.probe_low, twin.probe_high
-    if low is None or high is None:
-        return False
-    return any(low <= day <= high for day in closures)
+    return low is not None and high is not None and calendar.closure_between(low, high)
 
 
 def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[StartCandidate]:
@@ -198,8 +196,7 @@ def _result(
         for r in readings
         if r.roll != "conservative"
     ]
-    closures = calendar.closures
-    if len(passes) < len(readings) and closures:
+    if len(passes) < len(readings) and calendar.closures:
         # Dates only move earlier with an earlier start or fewer closed days, so the
         # conservative calendar is combined with the earliest chained start only.
         dated = [c for c in starts if c.date is not None]
@@ -211,7 +208,7 @@ def _result(
             for r in readings
             if r.roll == "conservative"
             and r.start in (first, "literal")
-            and _closure_matters(closures, twins[r.ext_base, r.start])
+            and _closure_matters(calendar, twins[r.ext_base, r.start])
         ]
         if extra:
             passes += extra
@@ -226,12 +223,10 @@ def _result(
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {
-        ((literal.final.isoformat() if literal.final else None), literal.final_status, consequence)
-    }
+    seen = {(literal.final, literal.final_status, consequence)}
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = ((p.final.isoformat() if p.final else None), p.final_status, alt_consequence)
+        key = (p.final, p.final_status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -239,7 +234,7 @@ def _result(
             {
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
-                "due_date": (p.final.isoformat() if p.final else None),
+                "due_date": (iso(p.final) if p.final else None),
                 "status": p.final_status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
@@ -256,11 +251,11 @@ def _result(
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = (
-            literal.pending_request.isoformat() if literal.pending_request else None
+            iso(literal.pending_request) if literal.pending_request else None
         )
         can_ask = literal.final_status == "running" and extensions["left"] != 0
         extensions["request_by"] = (
-            (earliest.final.isoformat() if earliest.final else None) if can_ask else None
+            (iso(earliest.final) if earliest.final else None) if can_ask else None
         )
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
@@ -275,7 +270,7 @@ def _result(
             edge = version.due_from
             if edge is not None and literal.start_date < edge <= due:
                 warnings.append(
-                    f"the clock started before {edge.isoformat()} and ends after it: which "
+                    f"the clock started before {iso(edge)} and ends after it: which "
                     f"version of {rule.citation} governs is a question for counsel "
                     f"(computed under: {consequence_citation})"
                 )
@@ -293,10 +288,10 @@ def _result(
         "family": rule.family,
         "unit": rule.period.unit,
         "counting": rule.period.counting,
-        "start_date": (literal.start_date.isoformat() if literal.start_date else None),
-        "due_date": (due.isoformat() if due else None),
-        "conservative_date": (earliest.final.isoformat() if earliest.final else None),
-        "hard_stop": (literal.hard_stop.isoformat() if literal.hard_stop else None),
+        "start_date": (iso(literal.start_date) if literal.start_date else None),
+        "due_date": (iso(due) if due else None),
+        "conservative_date": (iso(earliest.final) if earliest.final else None),
+        "hard_stop": (iso(literal.hard_stop) if literal.hard_stop else None),
         "status": literal.final_status,
         "conservative_status": earliest.final_status,
         "consequence": consequence,
@@ -304,10 +299,10 @@ def _result(
         if consequence == rule.consequence.default
         else consequence,
         "consequence_citation": consequence_citation,
-        "as_of": (as_of.isoformat() if as_of else None),
+        "as_of": (iso(as_of) if as_of else None),
         "days_remaining": literal.days_remaining(),
         "conservative_days_remaining": earliest.days_remaining(),
-        "met_date": (literal.met_date.isoformat() if literal.met_date else None),
+        "met_date": (iso(literal.met_date) if literal.met_date else None),
         "extensions": extensions,
         "ledger": literal.ledger,
         "alternatives": alternatives,

@@ -23,6 +23,7 @@ from rules.permit_clocks.counting import (
     add_calendar_days,
     add_months,
     business_days_between,
+    iso,
     roll_forward,
 )
 from rules.permit_clocks.packs import Cond, Rule
@@ -133,7 +134,7 @@ class Pass:
             return  # an alternative reading: only its dates and status are reported
         self.ledger.append(
             {
-                "date": when.isoformat(),
+                "date": iso(when),
                 "event": event,
                 "effect": effect,
                 "days": days,
@@ -234,12 +235,12 @@ class Pass:
         self.probe(self.nominal, self.due)
         if self.due != self.nominal and self.keep_ledger:
             _, skipped = roll_forward(self.nominal, closed)
-            why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
+            why = "; ".join(f"{iso(d)} {reason}" for d, reason in skipped)
             self.line(
                 self.nominal,
                 "roll",
                 f"the last day falls on a day the city is closed ({why}): "
-                f"the deadline moves to {self.due.isoformat()}",
+                f"the deadline moves to {iso(self.due)}",
                 len(skipped),
                 CCP12_RULE,
             )
@@ -282,7 +283,7 @@ class Pass:
             anchor,
             what,
             f"{why + ': ' if why else ''}starts {_plural(amount, unit)}{how}{extra}: "
-            f"due {self.due.isoformat()}",  # type: ignore[union-attr]
+            f"due {iso(self.due)}",  # type: ignore[union-attr]
             amount,
             self.rule.citation,
         )
@@ -299,11 +300,11 @@ class Pass:
         if rule.effective_from and when < rule.effective_from:
             self.warn(
                 event,
-                f"{rule.citation} is in force from {rule.effective_from.isoformat()}; "
-                f"this clock started {when.isoformat()}",
+                f"{rule.citation} is in force from {iso(rule.effective_from)}; "
+                f"this clock started {iso(when)}",
             )
         if rule.effective_to and when > rule.effective_to:
-            self.warn(event, f"{rule.citation} was in force until {rule.effective_to.isoformat()}")
+            self.warn(event, f"{rule.citation} was in force until {iso(rule.effective_to)}")
         stop = rule.hard_stop
         if stop is not None:
             months = stop.months
@@ -328,7 +329,7 @@ class Pass:
             self.line(
                 due + ONE_DAY,
                 "lapse",
-                f"the deadline {due.isoformat()} passed: {self.rule.consequence.default}",
+                f"the deadline {iso(due)} passed: {self.rule.consequence.default}",
                 None,
                 self.rule.citation,
             )
@@ -362,7 +363,7 @@ class Pass:
                 return
             self.refuse(
                 event,
-                f"the clock already started on {self.start_date.isoformat()}"  # type: ignore[union-attr]
+                f"the clock already started on {iso(self.start_date)}"  # type: ignore[union-attr]
                 + (
                     f"; record {rule.start.restart[0]} for a new submission"
                     if rule.start.restart
@@ -403,7 +404,7 @@ class Pass:
             if bare:
                 self.warn(
                     event,
-                    f"incomplete_notice {event.date.isoformat()}: item(s) {', '.join(bare)} cite "
+                    f"incomplete_notice {iso(event.date)}: item(s) {', '.join(bare)} cite "
                     f"no checklist rule ({items_rule.citation} limits the list to the "
                     "submittal checklist)",
                 )
@@ -414,7 +415,7 @@ class Pass:
             if new:
                 self.warn(
                     event,
-                    f"incomplete_notice {event.date.isoformat()}: item(s) {', '.join(new)} were "
+                    f"incomplete_notice {iso(event.date)}: item(s) {', '.join(new)} were "
                     f"not in the first notice; {items_rule.citation} bars new items, so they "
                     "have no effect",
                 )
@@ -422,7 +423,7 @@ class Pass:
     def restart(self, event: PermitEvent) -> None:
         rule = self.rule
         if self.state in ("met", "met_late"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         if self.state == "lapsed":
             self.refuse(
@@ -432,7 +433,7 @@ class Pass:
             )
             return
         if self.open_pause is not None:
-            self.refuse(event, f"the clock is paused since {self.open_pause.isoformat()}")
+            self.refuse(event, f"the clock is paused since {iso(self.open_pause)}")
             return
         failed = [c for c in rule.start.restart_when if not _cond_holds(c, self.facts, event)]
         if failed:
@@ -463,7 +464,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"the expiry stays {before.isoformat()} (an inspection never shortens it)",
+                f"the expiry stays {iso(before)} (an inspection never shortens it)",
                 None,
                 rule.start.restart_citation or rule.citation,
             )
@@ -471,7 +472,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"capped at the hard stop {self.hard_stop.isoformat()}",
+                f"capped at the hard stop {iso(self.hard_stop)}",
                 None,
                 rule.hard_stop.citation if rule.hard_stop else rule.citation,
             )
@@ -480,7 +481,7 @@ class Pass:
         rule = self.rule
         effect = rule.met_by[event.type]
         if self.state in ("met", "met_late"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         if self.terminated is not None:
             self.refuse(event, f"the clock already ended: {self.terminated[0]}")
@@ -490,7 +491,7 @@ class Pass:
         if self.state == "answered":
             self.refuse(
                 event,
-                f"a notice was already given on {self.met_date.isoformat()}; "  # type: ignore[union-attr]
+                f"a notice was already given on {iso(self.met_date)}; "  # type: ignore[union-attr]
                 f"waiting for {' or '.join(rule.start.restart) or 'the next event'}",
             )
             return
@@ -499,8 +500,8 @@ class Pass:
             if effect == "answers":
                 self.warn(
                     event,
-                    f"{event.type} {event.date.isoformat()} came after the deadline "
-                    f"{due.isoformat()}: {rule.consequence.default} already took effect",  # type: ignore[union-attr]
+                    f"{event.type} {iso(event.date)} came after the deadline "
+                    f"{iso(due)}: {rule.consequence.default} already took effect",  # type: ignore[union-attr]
                 )
                 self.line(
                     event.date,
@@ -516,7 +517,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"met late ({(event.date - due).days} days after {due.isoformat()})",  # type: ignore[operator]
+                f"met late ({(event.date - due).days} days after {iso(due)})",  # type: ignore[operator]
                 None,
                 rule.citation,
             )
@@ -527,7 +528,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"met on time (due {due.isoformat()}); the clock "  # type: ignore[union-attr]
+                f"met on time (due {iso(due)}); the clock "  # type: ignore[union-attr]
                 f"waits for {' or '.join(rule.start.restart)}",
                 None,
                 rule.citation,
@@ -538,7 +539,7 @@ class Pass:
         self.line(
             event.date,
             event.type,
-            f"met on time (due {due.isoformat()})",
+            f"met on time (due {iso(due)})",
             None,  # type: ignore[union-attr]
             rule.citation,
         )
@@ -557,7 +558,7 @@ class Pass:
             self.refuse(event, f"the clock is {self.state.replace('_', ' ')}; it cannot be paused")
             return
         if self.open_pause is not None:
-            self.refuse(event, f"the clock is already paused since {self.open_pause.isoformat()}")
+            self.refuse(event, f"the clock is already paused since {iso(self.open_pause)}")
             return
         self.open_pause = event.date
         left = self.remaining_at_pause()
@@ -591,7 +592,7 @@ class Pass:
                 self.warn(
                     None,
                     f"pauses count for at most {spec.max_months} months "
-                    f"({spec.citation}); the clock runs again from {resumed.isoformat()}",
+                    f"({spec.citation}); the clock runs again from {iso(resumed)}",
                 )
         self.paused_total += (resumed - paused).days
         self.pauses.append((paused, resumed))
@@ -604,7 +605,7 @@ class Pass:
         self.line(
             when,
             "resumed",
-            f"{what}: {_plural(days, 'days')} paused do not count; due {self.due.isoformat()}",
+            f"{what}: {_plural(days, 'days')} paused do not count; due {iso(self.due)}",
             days,
             spec.citation,
         )  # type: ignore[union-attr]
@@ -632,7 +633,7 @@ class Pass:
         ext = self.rule.extensions
         assert ext is not None
         if self.state in ("met", "met_late", "answered"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         limit = self.extension_limit()
         due = self.effective_due()
@@ -657,7 +658,7 @@ class Pass:
         if self.state == "lapsed":
             self.refuse(
                 event,
-                f"an extension after expiry: the deadline {due.isoformat()} already passed "  # type: ignore[union-attr]
+                f"an extension after expiry: the deadline {iso(due)} already passed "  # type: ignore[union-attr]
                 f"({self.rule.consequence.default})",
             )
             return
@@ -672,7 +673,7 @@ class Pass:
             self.refuse(
                 event,
                 f"{allowed} allowed ({ext.citation}) and {self.ext_used} already used; "
-                f"the deadline stays {due.isoformat() if due else '-'}",
+                f"the deadline stays {iso(due) if due else '-'}",
             )
             return
         if event.type == ext.request:
@@ -686,8 +687,7 @@ class Pass:
             if self.pending_request is not None:
                 self.refuse(
                     event,
-                    f"an extension request is already pending since "
-                    f"{self.pending_request.isoformat()}",
+                    f"an extension request is already pending since {iso(self.pending_request)}",
                 )
                 return
             self.pending_request = event.date
@@ -763,15 +763,14 @@ class Pass:
             "original_expiry": "the original expiry",
         }[base_kind]
         effect = (
-            f"extends by {_plural(amount, ext.unit)} from {where} "
-            f"{base.isoformat()}: due {self.due.isoformat()}"
+            f"extends by {_plural(amount, ext.unit)} from {where} {iso(base)}: due {iso(self.due)}"
         )
         if self.due < before:
             self.anchor, self.amount, self.counting = before, 0, "days"
             self.count()
-            effect += f"; that is earlier than {before.isoformat()}, so the deadline stays"
+            effect += f"; that is earlier than {iso(before)}, so the deadline stays"
         if self.hard_stop is not None and self.due > self.hard_stop:
-            effect += f"; capped at the hard stop {self.hard_stop.isoformat()}"
+            effect += f"; capped at the hard stop {iso(self.hard_stop)}"
         self.line(event.date, event.type, effect, amount, ext.citation)
 
     def companion(self, event: PermitEvent) -> None:
@@ -779,11 +778,11 @@ class Pass:
         self.companion_until = event.until
         own = self.due
         if own is not None and event.until > own:
-            effect = f"follows the companion permit's expiry: due {event.until.isoformat()}"
+            effect = f"follows the companion permit's expiry: due {iso(event.until)}"
         else:
             effect = (
-                f"the companion permit expires {event.until.isoformat()}, not later "
-                f"than this permit ({own.isoformat() if own else '-'}): no change"
+                f"the companion permit expires {iso(event.until)}, not later "
+                f"than this permit ({iso(own) if own else '-'}): no change"
             )
         self.line(event.date, event.type, effect, None, self.rule.citation)
         due = self.effective_due()
