@@ -81,7 +81,7 @@ def _readings(
 ) -> tuple[Reading, ...]:
     ext = rule.extensions
     alternative = bool(ext and ext.alternative_base and any(e.type == ext.grant for e in events))
-    return _reading_grid(rule.id, alternative, tuple(s.label for s in starts) or ("literal",))
+    return _reading_grid(rule.id, alternative, tuple([s.label for s in starts]) or ("literal",))
 
 
 @lru_cache(maxsize=1024)

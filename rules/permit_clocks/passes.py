@@ -63,8 +63,11 @@ class Issue:
     message: str
 
 
+_UNIT_WORDS = {"days": "day", "business_days": "business day", "months": "month"}
+
+
 def _plural(n: int, unit: str) -> str:
-    word = {"days": "day", "business_days": "business day", "months": "month"}[unit]
+    word = _UNIT_WORDS[unit]
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
