@@ -101,6 +101,7 @@ class Pass:
     probe_high: date | None = None
     final: date | None = None  # the deadline once every event is applied (see finish)
     final_status: str = "awaiting_start"
+    done: bool = False  # finish() ran: `final` is the effective deadline from then on
     _ccp12: Any = None
     _business: Any = None
     ledger: list[dict[str, Any]] = field(default_factory=list)
@@ -827,6 +828,11 @@ class Pass:
             self.check_lapse(self.as_of)
         self.final = self.effective_due()
         self.final_status = self.status
+        self.done = True
+
+    def _due_now(self) -> date | None:
+        # After finish() nothing changes the pass: its final deadline is the effective one.
+        return self.final if self.done else self.effective_due()
 
     @property
     def status(self) -> str:
@@ -837,7 +843,7 @@ class Pass:
         return self.state
 
     def days_remaining(self) -> int | None:
-        due = self.effective_due()
+        due = self._due_now()
         if self.as_of is None or due is None or self.open_pause is not None:
             if self.open_pause is not None and self.due is not None and self.as_of is not None:
                 return self.remaining_at_pause()
@@ -862,7 +868,7 @@ class Pass:
         spec = rule.consequence
         if spec.requires_fact is not None and not self.facts.get(spec.requires_fact, True):
             return None, f"{rule.citation} (requires: {rule.facts[spec.requires_fact].label})"
-        due = self.effective_due()
+        due = self._due_now()
         for version in spec.versions:
             if due is not None and version.applies(due):
                 if version.requires_event and version.requires_event not in self.seen:
