@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -190,6 +191,15 @@ def build_worker(
     )
 
 
+def lower_priority(niceness: int) -> None:
+    """Yield the CPU to the web app and the server when they need it (Unix only)."""
+    if niceness > 0 and hasattr(os, "nice"):
+        try:
+            os.nice(niceness)
+        except OSError as err:  # a container may forbid it: run at normal priority
+            log.warning("could not lower the worker's priority: %s", err)
+
+
 async def main() -> None:
     """`clearance worker`: run until SIGTERM or SIGINT, then drain.
 
@@ -199,6 +209,7 @@ async def main() -> None:
     """
     settings = load_settings()
     configure_logging(settings.log_format, settings.log_level)
+    lower_priority(settings.worker_niceness)
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)
     stop = asyncio.Event()
