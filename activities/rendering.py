@@ -202,7 +202,19 @@ def milestone_label(key: Any) -> str:
         return ""
     if key == "unspecified":
         return "Unspecified (no gate assigned)"
-    return dict(load_milestones()).get(str(key), _words(str(key)))
+    return _milestone_labels().get(str(key)) or _words(str(key))
+
+
+def _milestone_labels() -> dict[str, str]:
+    # Pages label hundreds of milestones each: one dict per version of the data file.
+    entries = load_milestones()
+    global _labels_cache
+    if _labels_cache is None or _labels_cache[0] != entries:
+        _labels_cache = (entries, dict(entries))
+    return _labels_cache[1]
+
+
+_labels_cache: tuple[list[tuple[str, str]], dict[str, str]] | None = None
 
 
 def milestone_order(project_milestones: list[str] | None = None) -> list[str]:

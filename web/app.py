@@ -34,6 +34,7 @@ from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.login_throttle import LoginThrottle
+from web.resolution_import import ImportJobs
 from web.security import Signer, secret_key
 
 log = logging.getLogger("clearance.web")
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
         throttle=LoginThrottle(engine),
+        imports=ImportJobs(settings.data_dir / "import-jobs"),
     )
     app = FastAPI(
         title="Clearance",
