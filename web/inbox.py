@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.conditions import IN_REVIEW, SUBMITTED
 from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
 from rules.access import CLOCK_STAFF
 from rules.alerts import local_today
@@ -28,6 +27,7 @@ from web.present import (
     urgency,
     window_label,
 )
+from web.readmodel import queued
 
 # How far ahead an inbox looks, and how much it lists (the lists behind it are paged).
 HORIZON_DAYS = 30
@@ -90,7 +90,12 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
         .scalar_subquery()
     )
     rows = db.execute(
-        select(Application.application_id, Application.site_address, Application.clock)
+        # Only the windows, not the whole computed clock (its timeline, readings, ...).
+        select(
+            Application.application_id,
+            Application.site_address,
+            Application.clock["notice_windows"],
+        )
         .where(
             # A window is open only while the clock runs (a notice outstanding used it).
             Application.status == "running",
@@ -99,8 +104,8 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
         .limit(500)
     ).all()
     out = []
-    for application_id, site, clock in rows:
-        for w in (clock or {}).get("notice_windows") or []:
+    for application_id, site, windows in rows:
+        for w in windows or []:
             closes = w.get("closes")
             left = _left(today, closes)
             if w.get("state") != "open" or left is None or left < 0 or left > HORIZON_DAYS:
@@ -235,32 +240,35 @@ def clocks_near(db: Session, today: date) -> list[InboxItem]:
 
 
 def review_items(db: Session, department: str | None, today: date) -> list[InboxItem]:
-    where = [ConditionRow.status.in_((SUBMITTED, IN_REVIEW))]
-    if department:
-        where.append(ConditionRow.department_key == department)
-    rows = db.execute(
-        select(
-            ConditionRow.project_id,
-            ConditionRow.number,
-            ConditionRow.department_key,
-            ConditionRow.submitted_at,
-            ConditionRow.text,
-            Project.jurisdiction,
-        )
-        .join(Project, Project.project_id == ConditionRow.project_id)
-        .where(*where)
-        .order_by(ConditionRow.submitted_at, ConditionRow.id)
-        .limit(LIMIT)
-    ).all()
+    columns = [
+        ConditionRow.project_id,
+        ConditionRow.number,
+        ConditionRow.department_key,
+        ConditionRow.submitted_at,
+        ConditionRow.text,
+    ]
+    found = queued(db, columns, department, LIMIT)
+    # The city of each project (one query for the page, not one per row).
+    cities = dict(
+        db.execute(
+            select(Project.project_id, Project.jurisdiction).where(
+                Project.project_id.in_({r.project_id for r in found})
+            )
+        ).all()
+    )
+    rows = [(*r, cities.get(r.project_id, "")) for r in found]
+    calendars: dict[str, Any] = {}  # one business-day calendar per city, not per row
     out = []
     for project_id, number, dept, submitted_at, text, key in rows:
         city = JURISDICTIONS.get(key)
         tz = city.time_zone if city else "UTC"
         sla = city.review_sla_business_days if city else 10
-        cal = calendar_for(
-            city.state if city else None,
-            [date.fromisoformat(d) for d in (city.local_closures if city else ())],
-        )
+        if key not in calendars:
+            calendars[key] = calendar_for(
+                city.state if city else None,
+                [date.fromisoformat(d) for d in (city.local_closures if city else ())],
+            )
+        cal = calendars[key]
         submitted = (
             local_today(_aware(datetime.fromisoformat(submitted_at)), tz) if submitted_at else today
         )
@@ -334,7 +342,7 @@ def signoff_items(db: Session, today: date) -> list[InboxItem]:
             m, target = p["milestone"], p.get("target")
             left = _left(today, target)
             page = f"/projects/{project_id}/milestones/{m}/sign-off"
-            title = f"{name}: {milestone_label(m)}"
+            title = f"{name}: {milestone_label(m)}" if not p["signed_off"] else ""
             ready = not p["signed_off"] and not p["monitored"] and p["gated"] and not p["blockers"]
             if ready:
                 out.append(

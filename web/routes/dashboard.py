@@ -35,7 +35,9 @@ def dashboard(request: Request) -> HTMLResponse:
     queue_department = user.department if user.role == "department_reviewer" else None
     with ctx.sessions() as db:
         clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")))
-        projects = readmodel.projects(db, _int(params.get("projects_page")), params.get("q", ""))
+        projects = readmodel.projects(
+            db, _int(params.get("projects_page")), params.get("q", ""), listing=True
+        )
         queue = readmodel.review_queue(db, queue_department, _int(params.get("queue_page")))
         inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
         upcoming = deadlines(db, ctx.today(), limit=DASHBOARD_DEADLINES)
