@@ -32,6 +32,8 @@ from web.readmodel import queued
 # How far ahead an inbox looks, and how much it lists (the lists behind it are paged).
 HORIZON_DAYS = 30
 LIMIT = 50
+# The most items an inbox holds (the nearest by date); the full lists hold the rest.
+INBOX_CAP = LIMIT * 2
 DEEMED_STATUSES = ("deemed_granted", "deemed_approved")
 
 
@@ -522,4 +524,4 @@ def inbox_for(
     if role in ("city_attorney", "admin"):
         items += attorney_items(db, today)
         covers.append("deemed-approval risks and judicial-review countdowns")
-    return Inbox(rank(items)[: LIMIT * 2], covers)
+    return Inbox(rank(items)[:INBOX_CAP], covers)

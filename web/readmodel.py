@@ -117,7 +117,9 @@ _CLOCK_COLUMNS = (
 )
 
 
-def clocks(session: Session, today: Today, page: int = 1, closed: bool = False) -> Page:
+def clocks(
+    session: Session, today: Today, page: int = 1, closed: bool = False, size: int = PAGE_SIZE
+) -> Page:
     """Open clocks (or closed ones) by conservative date, earliest first."""
     condition = (
         Application.status.in_(TERMINAL_STATUSES)
@@ -130,11 +132,11 @@ def clocks(session: Session, today: Today, page: int = 1, closed: bool = False) 
         select(*_CLOCK_COLUMNS)
         .where(condition)
         .order_by(Application.conservative_date.asc().nulls_last(), Application.application_id)
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE)
+        .limit(size)
+        .offset((page - 1) * size)
     ).all()
     items = [clock_line(r, today) for r in rows]  # type: ignore[arg-type]
-    return Page(items, page, PAGE_SIZE, total)
+    return Page(items, page, size, total)
 
 
 def application(session: Session, application_id: str) -> Application | None:
@@ -188,7 +190,9 @@ _LIST_COLUMNS = (
 )
 
 
-def projects(session: Session, page: int = 1, q: str = "", listing: bool = False) -> Page:
+def projects(
+    session: Session, page: int = 1, q: str = "", listing: bool = False, size: int = PAGE_SIZE
+) -> Page:
     """A page of projects by id; `listing`: only the columns a list shows (any other
     attribute raises rather than loading it row by row)."""
     where = []
@@ -203,11 +207,11 @@ def projects(session: Session, page: int = 1, q: str = "", listing: bool = False
             .options(*([load_only(*_LIST_COLUMNS, raiseload=True)] if listing else []))
             .where(*where)
             .order_by(Project.project_id)
-            .limit(PAGE_SIZE)
-            .offset((page - 1) * PAGE_SIZE)
+            .limit(size)
+            .offset((page - 1) * size)
         )
     )
-    return Page(rows, page, PAGE_SIZE, total)
+    return Page(rows, page, size, total)
 
 
 def project(session: Session, project_id: str) -> Project | None:
@@ -355,7 +359,9 @@ def queued(
     )
 
 
-def review_queue(session: Session, department: str | None, page: int = 1) -> Page:
+def review_queue(
+    session: Session, department: str | None, page: int = 1, size: int = PAGE_SIZE
+) -> Page:
     """Submitted or in-review conditions, oldest submission first (one department, or all)."""
     where = [ConditionRow.status.in_(QUEUED)]
     if department:
@@ -371,8 +377,8 @@ def review_queue(session: Session, department: str | None, page: int = 1) -> Pag
         ConditionRow.submitted_at,
         ConditionRow.text,
     ]
-    rows = queued(session, columns, department, PAGE_SIZE, (page - 1) * PAGE_SIZE)
-    return Page([r._asdict() for r in rows], page, PAGE_SIZE, total)
+    rows = queued(session, columns, department, size, (page - 1) * size)
+    return Page([r._asdict() for r in rows], page, size, total)
 
 
 # -- outbox ---------------------------------------------------------------------------------------
