@@ -32,7 +32,7 @@ def web(
     """Run the web app (pages, applicant portal, ICS feeds, JSON API) with uvicorn."""
     import uvicorn
 
-    from web.app import create_app
+    from web.app import create_app, warm_up
     from web.security import secret_key
 
     settings = load_settings()
@@ -52,14 +52,16 @@ def web(
         "proxy_headers": False,
     }
     if processes == 1:
-        uvicorn.run(create_app(settings), **options)
+        app = create_app(settings)
+        warm_up(app)
+        uvicorn.run(app, **options)
         return
     # Every process signs and checks sessions and links with one key: made here, once,
     # before they start (each would otherwise race to make its own).
     secret_key(settings)
     # Each process builds the app from the same environment (sessions, log-in throttle
     # and resolution uploads are kept in the database and data folder, not in memory).
-    uvicorn.run("web.app:create_app", factory=True, workers=processes, **options)
+    uvicorn.run("web.app:served_app", factory=True, workers=processes, **options)
 
 
 def _accounts():  # type: ignore[no-untyped-def]

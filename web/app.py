@@ -132,6 +132,29 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     return app
 
 
+def served_app() -> FastAPI:
+    """The app as `clearance web` serves it (each of its processes builds one): made, then
+    warmed, so no user waits while a fresh process compiles its templates."""
+    app = create_app()
+    warm_up(app)
+    return app
+
+
+def warm_up(app: FastAPI) -> None:
+    """Compile every page template and load the date formats before the first request
+    (done lazily, the first requests a new process served took seconds under load)."""
+    from web.present import human_date
+
+    templates = ctx_of_app(app).templates
+    for name in templates.list_templates(filter_func=lambda n: n.endswith(".j2")):
+        templates.get_template(name)
+    human_date("2026-01-05")
+
+
+def ctx_of_app(app: FastAPI) -> AppContext:
+    return app.state.ctx  # type: ignore[no-any-return]
+
+
 def _install_docs(app: FastAPI) -> None:
     """The API explorer works offline: Swagger UI's files come from the pinned
     swagger-ui-bundle package. /docs (FastAPI's usual address) leads to it."""

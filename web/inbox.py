@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
@@ -310,7 +310,8 @@ def _milestone_rows(db: Session, today: date, manager: str | None, ready_only: b
     query = select(
         Project.project_id,
         Project.name,
-        Project.milestones,
+        # Every milestone's progress (JSON) only for sign-offs; the rest is in columns.
+        Project.milestones if ready_only else literal(None),
         Project.next_milestone,
         Project.next_milestone_blockers,
         Project.urgent_target,
