@@ -22,6 +22,7 @@ from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.accounts import Accounts, SessionInfo
+from web.form_errors import fields_named
 from web.login_throttle import LoginThrottle
 from web.present import filters, human_datetime
 from web.resolution_import import ImportJobs
@@ -75,6 +76,7 @@ def template_environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(filters())
+    env.filters["fields_named"] = fields_named
     # An instant in the city's time: the page's jurisdiction (render() passes time_zone).
     env.filters["human_datetime"] = pass_context(
         lambda context, value: human_datetime(value, context.get("time_zone") or "UTC")

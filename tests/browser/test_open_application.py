@@ -5,6 +5,7 @@ and the CLI (logged in with a token) sees the same clock."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -36,6 +37,13 @@ async def test_a_planner_opens_an_application_in_the_web_app(journey: Journey) -
     await expect(refusal).to_contain_text("in the future")
     await expect(page.get_by_test_id("open-application-id")).to_have_value(application_id)
     await expect(page.get_by_test_id("open-site")).to_have_value("201 W Sierra Ave")
+    # The summary at the top names the wrong field and leads to it; the field is marked.
+    await (
+        page.get_by_test_id("error-summary-fields").get_by_role("link", name="Submitted on").click()
+    )
+    await expect(page).to_have_url(re.compile(r"#field-submitted$"))
+    await expect(page.get_by_test_id("open-submitted")).to_have_attribute("aria-invalid", "true")
+    await expect(page.get_by_test_id("open-site")).not_to_have_attribute("aria-invalid", "true")
     await journey.shot("refused in the form, values kept")
 
     await page.get_by_test_id("open-submitted").fill(submitted.isoformat())

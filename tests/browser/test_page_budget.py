@@ -78,5 +78,18 @@ async def test_every_page_fits_the_height_budget(journey: Journey) -> None:
     await applicant.set_viewport_size({"width": WIDTH, "height": 900})
     await applicant.goto(url)
     await expect(applicant.get_by_test_id("portal-stepper")).to_be_visible()
+    # What is owed for the next milestone comes first and is open; every later
+    # milestone is folded shut with its count, so the page stays short.
+    await expect(applicant.get_by_test_id("owed-next")).to_be_visible()
+    order = await applicant.evaluate(
+        "(() => { const nodes = [...document.querySelectorAll("
+        "'[data-testid=owed-next], [data-testid=owed-later]')];"
+        " return nodes.map(n => [n.dataset.testid, n.open === true]); })()"
+    )
+    assert order[0] == ["owed-next", False], order
+    later = order[1:]
+    assert later and all(kind == "owed-later" and not is_open for kind, is_open in later), order
+    summaries = await applicant.locator("[data-testid=owed-later] > summary").all_inner_texts()
+    assert all(" item" in s for s in summaries), summaries  # each with its count
     await measure(applicant, journey.name, "applicant portal")
     await journey.shot("applicant portal", applicant)

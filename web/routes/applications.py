@@ -97,8 +97,13 @@ def _open_page(
         flash=flash,
         values={**{k: "" for k in OPEN_FIELDS}, **defaults, **(values or {})},
         city=city,
-        cities=sorted(JURISDICTIONS.values(), key=lambda j: j.name),
-        categories=rule_pack(city.rule_pack).categories,
+        jurisdiction_options=[
+            (j.key, j.name) for j in sorted(JURISDICTIONS.values(), key=lambda j: j.name)
+        ],
+        category_options=[
+            (key, f"{c.label} ({c.days} days)")
+            for key, c in rule_pack(city.rule_pack).categories.items()
+        ],
         jurisdiction_key=city.key,
     )
 

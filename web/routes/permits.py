@@ -188,7 +188,7 @@ def _open_form(
         flash=("error", error) if error else None,
         values={**defaults, **(values or {})},
         rules=rule_choices(),
-        jurisdictions=sorted(JURISDICTIONS),
+        jurisdiction_options=[(key, JURISDICTIONS[key].name) for key in sorted(JURISDICTIONS)],
     )
 
 

@@ -84,7 +84,10 @@ def _review_values(
         "milestones": milestone_keys(),
         "kinds": KINDS,
         "departments": DEPARTMENTS,
-        "jurisdictions": [k for k in JURISDICTIONS if k != "federal"] or list(JURISDICTIONS),
+        "jurisdiction_options": [
+            (k, JURISDICTIONS[k].name)
+            for k in ([k for k in JURISDICTIONS if k != "federal"] or list(JURISDICTIONS))
+        ],
         "default_jurisdiction": ctx_of(request).actions.city("").key,
         "compact_form": COMPACT_FORM,
         "form": form or {},
@@ -133,7 +136,7 @@ def _request(parsed: ParsedResolution, form: dict[str, Any]) -> ImportProject:
 def upload_page(request: Request) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "project.import")
-    return render(request, "resolution_upload.html.j2", session=session, error=None)
+    return render(request, "resolution_upload.html.j2", session=session, values={})
 
 
 @router.post("/projects/import")
@@ -142,9 +145,9 @@ async def upload(request: Request) -> Response:
     form = await checked_form(request, session)
     require(session.user.principal, "project.import")
     ctx = ctx_of(request)
+    pasted = str(form.get("text") or "")
     try:
         upload_file = form.get("file")
-        pasted = str(form.get("text") or "")
         if isinstance(upload_file, UploadFile) and upload_file.filename:
             data, filename = await _read_upload(upload_file), upload_file.filename
         elif pasted.strip():
@@ -158,7 +161,8 @@ async def upload(request: Request) -> Response:
             "resolution_upload.html.j2",
             status=err.status,
             session=session,
-            error=err.message,
+            flash=("error", f"Not read: {err.message}"),
+            values={"text": pasted},
         )
     return redirect_with_flash(
         request, f"/projects/import/{job.job_id}", "ok", f"Reading {job.filename}."
@@ -180,7 +184,8 @@ def review_page(request: Request, job_id: str) -> HTMLResponse:
             "resolution_upload.html.j2",
             status=422,
             session=session,
-            error=f"{job.filename}: {job.error}. Nothing was stored.",
+            flash=("error", f"Not read: {job.filename}: {job.error}. Nothing was stored."),
+            values={},
         )
     return render(
         request, "resolution_review.html.j2", session=session, **_review_values(request, job)
