@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, literal, or_, select
+from sqlalchemy import and_, func, null, or_, select
 from sqlalchemy.orm import Session
 
 from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
@@ -311,7 +311,7 @@ def _milestone_rows(db: Session, today: date, manager: str | None, ready_only: b
         Project.project_id,
         Project.name,
         # Every milestone's progress (JSON) only for sign-offs; the rest is in columns.
-        Project.milestones if ready_only else literal(None),
+        Project.milestones if ready_only else null(),
         Project.next_milestone,
         Project.next_milestone_blockers,
         Project.urgent_target,
@@ -493,6 +493,9 @@ def attorney_items(db: Session, today: date) -> list[InboxItem]:
 class Inbox:
     items: list[InboxItem]
     sections: list[str]  # what this inbox covers, in words
+    # Some list behind it held more than an inbox reads (the nearest LIMIT of each): the
+    # count is then "the nearest N", and the full lists hold the rest.
+    capped: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"items": [i.to_json() for i in self.items], "covers": self.sections}
@@ -501,28 +504,30 @@ class Inbox:
 def inbox_for(
     db: Session, role: str, email: str, department: str, today: date, time_zone: str
 ) -> Inbox:
-    items: list[InboxItem] = []
+    parts: list[list[InboxItem]] = []
     covers: list[str] = []
     if role in CLOCK_STAFF:
-        items += notice_windows(db, today) + applicant_uploads(db, today, time_zone)
-        items += clocks_near(db, today)
+        parts += [notice_windows(db, today), applicant_uploads(db, today, time_zone)]
+        parts.append(clocks_near(db, today))
         covers.append("wireless clocks: notice windows, applicant uploads, deadlines")
     if role == "department_reviewer":
-        items += review_items(db, department or None, today)
+        parts.append(review_items(db, department or None, today))
         covers.append(f"review queue: {DEPARTMENTS.get(department, department)}")
     if role == "admin":
-        items += review_items(db, None, today)
+        parts.append(review_items(db, None, today))
         covers.append("review queues: all departments")
     if role in ("engineering", "admin"):
-        items += signoff_items(db, today)
+        parts.append(signoff_items(db, today))
         covers.append("milestones awaiting sign-off or due soon")
     if role == "project_manager":
-        items += project_items(db, today, email)
+        parts.append(project_items(db, today, email))
         covers.append("your projects' most urgent milestones")
     if role == "planning_manager":
-        items += project_items(db, today, None)
+        parts.append(project_items(db, today, None))
         covers.append("every project's most urgent milestone")
     if role in ("city_attorney", "admin"):
-        items += attorney_items(db, today)
+        parts.append(attorney_items(db, today))
         covers.append("deemed-approval risks and judicial-review countdowns")
-    return Inbox(rank(items)[:INBOX_CAP], covers)
+    items = rank([i for part in parts for i in part])
+    capped = len(items) > INBOX_CAP or any(len(part) >= LIMIT for part in parts)
+    return Inbox(items[:INBOX_CAP], covers, capped)

@@ -11,7 +11,7 @@ from web import readmodel
 from web.context import ctx_of, render
 from web.deadlines import deadlines
 from web.deps import staff_session
-from web.inbox import INBOX_CAP, inbox_for
+from web.inbox import inbox_for
 
 router = APIRouter()
 # The first page shows the nearest deadlines of every kind; /deadlines lists them all.
@@ -58,7 +58,7 @@ def dashboard(request: Request) -> HTMLResponse:
         queue=queue,
         inbox=inbox,
         inbox_limit=DASHBOARD_INBOX,
-        inbox_capped=len(inbox.items) >= INBOX_CAP,
+        inbox_capped=inbox.capped,
         deadlines=upcoming,
         queue_department=queue_department,
         departments=DEPARTMENTS,
@@ -80,7 +80,7 @@ def whole_inbox(request: Request) -> HTMLResponse:
         "inbox.html.j2",
         session=session,
         inbox=inbox,
-        inbox_capped=len(inbox.items) >= INBOX_CAP,
+        inbox_capped=inbox.capped,
     )
 
 
