@@ -160,18 +160,23 @@ class ImportJobs:
 
     def _read(self, job: ImportJob, data: bytes) -> None:
         def progress(done: int, total: int) -> None:
-            job.pages_done, job.pages_total = done, total
-            self._save(job)
+            self._update(job, pages_done=done, pages_total=total)
 
         try:
-            job.parsed = read_resolution(data, job.filename, progress=progress)
-            job.state = "ready"
+            parsed = read_resolution(data, job.filename, progress=progress)
+            self._update(job, parsed=parsed, state="ready")
         except ResolutionError as err:
-            job.error, job.state = str(err), "failed"
+            self._update(job, error=str(err), state="failed")
         except Exception as err:  # noqa: BLE001 - any parser failure is the user's answer
-            job.error, job.state = f"cannot read the file ({type(err).__name__})", "failed"
-        if self._file(job.job_id) is not None and job.job_id in self._jobs:
-            self._save(job)
+            self._update(job, error=f"cannot read the file ({type(err).__name__})", state="failed")
+
+    def _update(self, job: ImportJob, **changes: Any) -> None:
+        """Change a job and its file together (a job finished meanwhile stays finished)."""
+        with self._lock:
+            for name, value in changes.items():
+                setattr(job, name, value)
+            if job.job_id in self._jobs:
+                self._save(job)
 
     def get(self, job_id: str, owner: str) -> ImportJob:
         with self._lock:
