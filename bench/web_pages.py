@@ -2,10 +2,10 @@
 
 Seeds the read model directly (bench/web_seed.py: 1,000 projects with 100 conditions each,
 5,000 wireless applications with computed clocks, their events, notices and audit rows,
-and a user per role), serves the real app with `clearance web` in its own process (reads
-need no Temporal server), logs in like a browser and times `--requests` sequential GETs of
-each page with httpx, rotating through projects, conditions and departments so no page
-is served twice from the same row. Goal: p95 < 300 ms for every page.
+and a user per role), serves the real app with `clearance web` as shipped (one process per
+CPU core; reads need no Temporal server), logs in like a browser and times `--requests`
+sequential GETs of each page with httpx, rotating through projects, conditions and
+departments so no page is served twice from the same row. Goal: p95 < 300 ms for every page.
 
     .venv/bin/python -m bench.web_pages [--write] [--requests 200]
         [--postgres | --database-url postgresql+psycopg://...] [--reset] [--projects 1000]
@@ -171,7 +171,8 @@ def add_users(engine: Engine) -> None:
 
 
 class Server:
-    """`clearance web` in its own process, as a city runs it."""
+    """`clearance web` in processes of its own (its shipped default: one per CPU core, no
+    CLEARANCE_WEB_WORKERS), as a city runs it."""
 
     def __init__(self, database_url: str, data_dir: Path) -> None:
         self.port = free_port()
@@ -295,8 +296,9 @@ def section(
             textwrap.fill(
                 "Written by `.venv/bin/python -m bench.web_pages --write` (a re-run on the same "
                 "day, machine and database replaces this section). The read model is seeded "
-                "directly (`bench/web_seed.py`); the app runs as `clearance web` in its own "
-                "process; each page is fetched sequentially over HTTP by a logged-in client, "
+                "directly (`bench/web_seed.py`); the app runs as `clearance web` as shipped "
+                "(one process per CPU core); each page is fetched sequentially over HTTP by "
+                "a logged-in client, "
                 "rotating through projects, conditions, departments and applications, after "
                 "five unmeasured warm-up requests. Times are from request sent to body "
                 f"received. Goal: p95 < {GOAL_P95_MS:.0f} ms for every page.",
