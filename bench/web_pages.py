@@ -203,6 +203,7 @@ class Server:
                 raise SystemExit(f"error: `clearance web` exited:\n{self.log.read_text()}")
             try:
                 if httpx.get(f"{self.base_url}/healthz", timeout=2).status_code == 200:
+                    self._settle(deadline)
                     return
             except httpx.HTTPError:
                 pass
@@ -210,6 +211,35 @@ class Server:
                 self.stop()
                 raise SystemExit(f"error: `clearance web` did not start:\n{self.log.read_text()}")
             time.sleep(0.2)
+
+    def _settle(self, deadline: float) -> None:
+        """One process answering is not all of them started: wait until every process
+        `clearance web` runs (one per core) has finished starting (their CPU time stops
+        growing), so no measured request shares the machine with a process still
+        importing the app, which is not what a city's users meet."""
+        expected = len(os.sched_getaffinity(0))
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        if expected <= 1 or not children.exists():
+            return  # one process (it answered), or not Linux: nothing to look at
+
+        def cpu_ticks() -> tuple[int, int]:
+            pids = children.read_text().split()
+            ticks = 0
+            for pid in pids:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    ticks += int(fields[11]) + int(fields[12])  # utime + stime
+                except (OSError, IndexError, ValueError):
+                    continue
+            return len(pids), ticks
+
+        before = cpu_ticks()
+        while time.monotonic() < deadline:
+            time.sleep(1.0)
+            now = cpu_ticks()
+            if now[0] >= expected and now[1] - before[1] <= 5:  # under 5% of a core
+                return
+            before = now
 
     def stop(self) -> None:
         if self.process.poll() is None:
