@@ -65,6 +65,14 @@ class Settings:
     task_queue: str
     max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
     max_concurrent_workflow_tasks: int = DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS
+    # Run workflow code in Temporal's sandbox (CLEARANCE_WORKFLOW_SANDBOX). Off in the
+    # shipped worker: the sandbox doubled the CPU of replaying an evicted clock (docs/
+    # storm.md); the test suite turns it on, so non-deterministic code still fails there.
+    workflow_sandbox: bool = False
+    # `clearance worker` lowers its own CPU priority by this much (CLEARANCE_WORKER_NICENESS):
+    # reminders can wait a second; a person waiting on a page should not wait behind a
+    # morning's reminders on the same machine (docs/storm.md). 0 leaves it as started.
+    worker_niceness: int = 10
     # Web app: where it listens, the address put in e-mailed links, and the key that signs
     # sessions, CSRF tokens and applicant links (empty: kept in $DATA_DIR/secret_key).
     web_host: str = "127.0.0.1"
@@ -206,4 +214,6 @@ def load_settings() -> Settings:
                 str(DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS),
             )
         ),
+        workflow_sandbox=_flag("CLEARANCE_WORKFLOW_SANDBOX"),
+        worker_niceness=int(_env("CLEARANCE_WORKER_NICENESS", "10")),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -21,7 +22,7 @@ from temporalio.api.operatorservice.v1 import (
     ListSearchAttributesRequest,
 )
 from temporalio.client import Client
-from temporalio.worker import Worker
+from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from activities.closures import ClosureActivities
@@ -45,9 +46,10 @@ from workflows.shot_clock import ShotClockWorkflow
 
 log = logging.getLogger("clearance.worker")
 
-# The pure rules, the payload dataclasses and the shot clock's state and logic are
-# deterministic and import no I/O libraries: pass them through the sandbox instead of
-# re-importing them for every workflow run (each cached run pays for what is re-imported).
+# The sandboxed runner: the test suite's (CLEARANCE_WORKFLOW_SANDBOX=true) and the replay
+# tests', where it catches non-deterministic workflow code. The pure rules, the payload
+# dataclasses and the clocks' state and logic are deterministic and import no I/O
+# libraries: they are passed through instead of re-imported for every workflow run.
 WORKFLOW_RUNNER = SandboxedWorkflowRunner(
     restrictions=SandboxRestrictions.default.with_passthrough_modules(
         "rules",
@@ -59,6 +61,15 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "workflows.permit_clock_support",
     )
 )
+
+
+def workflow_runner(settings: Settings) -> WorkflowRunner:
+    """The shipped worker runs workflow code without the sandbox: replaying an evicted
+    clock (every reminder on a busy morning) cost twice the CPU inside it, most of it the
+    sandbox's per-run imports and per-payload context switches (docs/storm.md). The
+    workflows are kept deterministic by review, by the suite running sandboxed and by the
+    replay tests over saved histories."""
+    return WORKFLOW_RUNNER if settings.workflow_sandbox else UnsandboxedWorkflowRunner()
 
 
 async def connect(settings: Settings) -> Client:
@@ -176,9 +187,17 @@ def build_worker(
             notices.send_permit_notice,
         ],
         activity_executor=executor,
-        workflow_runner=WORKFLOW_RUNNER,
-        **worker_options,
+        **{"workflow_runner": workflow_runner(settings), **worker_options},
     )
+
+
+def lower_priority(niceness: int) -> None:
+    """Yield the CPU to the web app and the server when they need it (Unix only)."""
+    if niceness > 0 and hasattr(os, "nice"):
+        try:
+            os.nice(niceness)
+        except OSError as err:  # a container may forbid it: run at normal priority
+            log.warning("could not lower the worker's priority: %s", err)
 
 
 async def main() -> None:
@@ -190,6 +209,7 @@ async def main() -> None:
     """
     settings = load_settings()
     configure_logging(settings.log_format, settings.log_level)
+    lower_priority(settings.worker_niceness)
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)
     stop = asyncio.Event()

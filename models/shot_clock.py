@@ -6,7 +6,7 @@ payload converter does not carry `date` or `timedelta`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 DEFAULT_REMINDER_OFFSETS = [30, 14, 7, 3, 1]
@@ -99,6 +99,14 @@ class ApplicationInfo:
         default_factory=lambda: list(DEFAULT_JUDICIAL_REVIEW_OFFSETS)
     )
     description: str = ""
+
+    def for_activity(self) -> ApplicationInfo:
+        """This application as an activity's input: without the frozen calendar layers
+        and rule pack. Activities never count days (the workflow does), and the frozen
+        data (about 17 KiB) repeated in every activity input made each reminder's
+        history, and its replay after eviction, ten times heavier (docs/storm.md)."""
+        calendar = replace(self.calendar, layers=None, pack_data=None)
+        return replace(self, calendar=calendar)
 
 
 @dataclass

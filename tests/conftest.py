@@ -5,6 +5,7 @@ as `scripts/test` does; else a SQLite file)."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,10 @@ from workflows.shot_clock import (
     JURISDICTION,
     SHOT_CLOCK_DATE,
 )
+
+# Every worker the suite builds runs workflow code in Temporal's sandbox, which fails a
+# workflow task on non-deterministic code (the shipped worker runs without it: settings.py).
+os.environ.setdefault("CLEARANCE_WORKFLOW_SANDBOX", "true")
 
 # Under CI=true a skip for a missing real part fails the run (tests/ci_plugin.py).
 pytest_plugins = ["tests.ci_plugin"]

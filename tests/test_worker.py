@@ -1,15 +1,25 @@
-"""The worker's shipped limits: it takes no more activities than it has threads to run."""
+"""The worker's shipped settings: it takes no more activities than it has threads to run,
+runs workflow code without the sandbox, keeps activity inputs small and yields the CPU."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import UnsandboxedWorkflowRunner
 
-from tests.workflows.clock_helpers import settings_for_test
-from worker import build_worker
+from tests.workflows.clock_helpers import application, open_clock, settings_for_test
+from worker import build_worker, workflow_runner
+from workflows.shot_clock import ShotClockWorkflow
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 async def test_the_worker_takes_only_as_many_activities_as_it_has_threads(
@@ -27,3 +37,43 @@ async def test_the_worker_takes_only_as_many_activities_as_it_has_threads(
             max_concurrent_activities=4,
         )
         assert narrower.config()["max_concurrent_activities"] == 4
+
+
+async def test_the_shipped_worker_runs_a_clock_without_the_sandbox_and_its_inputs_stay_small(
+    time_skipping_env: WorkflowEnvironment, data_dir: Path, task_queue: str
+) -> None:
+    """The shipped default (no sandbox) opens a clock as the sandboxed suite does, and the
+    record it schedules carries the application without the 17 KiB frozen calendar."""
+    settings = dataclasses.replace(settings_for_test(data_dir, task_queue), workflow_sandbox=False)
+    assert isinstance(workflow_runner(settings), UnsandboxedWorkflowRunner)
+    app = application(frozen=True)
+    with ThreadPoolExecutor(max_workers=4) as executor:
+        async with build_worker(time_skipping_env.client, settings, executor=executor):
+            handle = await open_clock(time_skipping_env.client, task_queue, app, date(2026, 12, 1))
+            clock = await handle.query(ShotClockWorkflow.clock)
+            assert clock["shot_clock_date"] == "2027-03-01"
+            history = await handle.fetch_history()
+    scheduled = [
+        e.activity_task_scheduled_event_attributes
+        for e in history.events
+        if e.HasField("activity_task_scheduled_event_attributes")
+    ]
+    assert scheduled and scheduled[0].activity_type.name == "record_application"
+    record = json.loads(scheduled[0].input.payloads[0].data)
+    assert record["application"]["calendar"]["layers"] is None
+    assert record["application"]["calendar"]["jurisdiction"] == "cotati"
+    assert len(scheduled[0].input.payloads[0].data) < 4096
+    # The workflow itself still counts on the calendar it froze when it opened.
+    started = history.events[0].workflow_execution_started_event_attributes
+    assert json.loads(started.input.payloads[0].data)["application"]["calendar"]["layers"]
+
+
+def test_the_worker_lowers_its_own_priority_so_pages_come_first() -> None:
+    """`clearance worker` yields the CPU to the web app: run in a child process, since a
+    process cannot raise its priority back."""
+    code = "import os, worker; worker.lower_priority(7); print(os.nice(0))"
+    before = os.nice(0)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert int(out.stdout.strip()) == before + 7

@@ -438,7 +438,10 @@ class ClockState:
 
     def application_record(self, clock: dict[str, Any], workflow_id: str) -> ApplicationRecord:
         return ApplicationRecord(
-            application=self.app, clock=clock, workflow_id=workflow_id, risk_flagged=self.risk
+            application=self.app.for_activity(),
+            clock=clock,
+            workflow_id=workflow_id,
+            risk_flagged=self.risk,
         )
 
     def event_record(self, event: ClockEvent) -> EventRecord:
@@ -471,7 +474,7 @@ class ClockState:
         return NoticeRequest(
             notice_key=f"{self.app.application_id}:{key}",
             kind=kind,
-            application=self.app,
+            application=self.app.for_activity(),
             to=[a for a in to if a],
             cc=[a for a in cc if a],
             clock=clock,

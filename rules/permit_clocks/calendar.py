@@ -17,9 +17,10 @@ same calendar, so counting 60 business days is a few bisections, not 84 lookups.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import Literal
 
 from rules.calendars import BusinessCalendar, CalendarLayers
@@ -118,9 +119,14 @@ class PermitCalendar:
             found = self._closed[key] = Closed(self.layers.calendar(KINDS[key]))
         return found
 
-    @property
-    def closures(self) -> frozenset[date]:
-        found = self._closed.get("closures")  # type: ignore[call-overload]
-        if found is None:
-            found = self._closed["closures"] = self.layers.closure_dates  # type: ignore[index]
-        return found  # type: ignore[return-value]
+    @cached_property
+    def closures(self) -> tuple[date, ...]:
+        """The one-off closure days, sorted: all the literal and conservative readings
+        differ by."""
+        return tuple(sorted(self.layers.closure_dates))
+
+    def closure_between(self, low: date, high: date) -> bool:
+        """Whether a one-off closure falls in [low, high]."""
+        days = self.closures
+        i = bisect_left(days, low)
+        return i < len(days) and days[i] <= high

@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any
 
 from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.counting import ONE_DAY
+from rules.permit_clocks.counting import ONE_DAY, iso
 from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
 from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
@@ -81,7 +81,7 @@ def _readings(
 ) -> tuple[Reading, ...]:
     ext = rule.extensions
     alternative = bool(ext and ext.alternative_base and any(e.type == ext.grant for e in events))
-    return _reading_grid(rule.id, alternative, tuple(s.label for s in starts) or ("literal",))
+    return _reading_grid(rule.id, alternative, tuple([s.label for s in starts]) or ("literal",))
 
 
 @lru_cache(maxsize=1024)
@@ -139,26 +139,13 @@ def _run(
     return p
 
 
-def _closure_matters(
-    calendar: PermitCalendar,
-    events: Sequence[PermitEvent],
-    passes: Sequence[Pass],
-    starts: Sequence[StartCandidate],
-    as_of: date | None,
-) -> bool:
-    """Whether a one-off closure falls where it could move a date: between the first
-    event (or chained start) and the latest deadline the literal passes reached. The
-    conservative calendar only drops closures, so outside that window it changes
-    nothing and its passes need not run."""
-    closures = calendar.closures
-    if not closures:
-        return False
-    firsts = [e.date for e in events[:1]] + [s.date for s in starts if s.date is not None]
-    lasts = [p.latest for p in passes if p.latest is not None] + [as_of] * (as_of is not None)
-    if not firsts or not lasts:
-        return True
-    low, high = min(firsts), max(lasts)
-    return any(low <= day <= high for day in closures)
+def _closure_matters(calendar: PermitCalendar, twin: Pass) -> bool:
+    """Whether a one-off closure falls on a day the literal twin of a conservative
+    reading asked its calendar about. The conservative calendar differs from the
+    literal one only by those closures, so when none falls there the conservative pass
+    would take every step its twin took and give the same dates: it need not run."""
+    low, high = twin.probe_low, twin.probe_high
+    return low is not None and high is not None and calendar.closure_between(low, high)
 
 
 def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[StartCandidate]:
@@ -209,18 +196,23 @@ def _result(
         for r in readings
         if r.roll != "conservative"
     ]
-    # Without a closure in reach both calendars give the same dates: skip those passes.
-    if len(passes) < len(readings) and _closure_matters(calendar, own, passes, starts, as_of):
+    if len(passes) < len(readings) and calendar.closures:
         # Dates only move earlier with an earlier start or fewer closed days, so the
         # conservative calendar is combined with the earliest chained start only.
         dated = [c for c in starts if c.date is not None]
         first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
-        passes += [
+        twins = {(p.reading.ext_base, p.reading.start): p for p in passes}
+        # Without a closure where its twin looked, a conservative pass changes nothing.
+        extra = [
             _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
             for r in readings
-            if r.roll == "conservative" and r.start in (first, "literal")
+            if r.roll == "conservative"
+            and r.start in (first, "literal")
+            and _closure_matters(calendar, twins[r.ext_base, r.start])
         ]
-        passes.sort(key=lambda p: p.reading.switches)
+        if extra:
+            passes += extra
+            passes.sort(key=lambda p: p.reading.switches)
     literal = passes[0]
     if sink is not None:
         sink.extend(literal.issues)
@@ -231,12 +223,10 @@ def _result(
 
     consequence, consequence_citation = literal.consequence()
     alternatives: list[dict[str, Any]] = []
-    seen = {
-        ((literal.final.isoformat() if literal.final else None), literal.final_status, consequence)
-    }
+    seen = {(literal.final, literal.final_status, consequence)}
     for p in passes[1:]:
         alt_consequence, alt_citation = p.consequence()
-        key = ((p.final.isoformat() if p.final else None), p.final_status, alt_consequence)
+        key = (p.final, p.final_status, alt_consequence)
         if key in seen:
             continue
         seen.add(key)
@@ -244,7 +234,7 @@ def _result(
             {
                 "reading": p.reading_label,
                 "explanation": _describe(p.reading, rule, by_label),
-                "due_date": (p.final.isoformat() if p.final else None),
+                "due_date": (iso(p.final) if p.final else None),
                 "status": p.final_status,
                 "days_remaining": p.days_remaining(),
                 "consequence": alt_consequence,
@@ -261,11 +251,11 @@ def _result(
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = (
-            literal.pending_request.isoformat() if literal.pending_request else None
+            iso(literal.pending_request) if literal.pending_request else None
         )
         can_ask = literal.final_status == "running" and extensions["left"] != 0
         extensions["request_by"] = (
-            (earliest.final.isoformat() if earliest.final else None) if can_ask else None
+            (iso(earliest.final) if earliest.final else None) if can_ask else None
         )
         extensions["how"] = ext.help
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
@@ -280,7 +270,7 @@ def _result(
             edge = version.due_from
             if edge is not None and literal.start_date < edge <= due:
                 warnings.append(
-                    f"the clock started before {edge.isoformat()} and ends after it: which "
+                    f"the clock started before {iso(edge)} and ends after it: which "
                     f"version of {rule.citation} governs is a question for counsel "
                     f"(computed under: {consequence_citation})"
                 )
@@ -298,10 +288,10 @@ def _result(
         "family": rule.family,
         "unit": rule.period.unit,
         "counting": rule.period.counting,
-        "start_date": (literal.start_date.isoformat() if literal.start_date else None),
-        "due_date": (due.isoformat() if due else None),
-        "conservative_date": (earliest.final.isoformat() if earliest.final else None),
-        "hard_stop": (literal.hard_stop.isoformat() if literal.hard_stop else None),
+        "start_date": (iso(literal.start_date) if literal.start_date else None),
+        "due_date": (iso(due) if due else None),
+        "conservative_date": (iso(earliest.final) if earliest.final else None),
+        "hard_stop": (iso(literal.hard_stop) if literal.hard_stop else None),
         "status": literal.final_status,
         "conservative_status": earliest.final_status,
         "consequence": consequence,
@@ -309,10 +299,10 @@ def _result(
         if consequence == rule.consequence.default
         else consequence,
         "consequence_citation": consequence_citation,
-        "as_of": (as_of.isoformat() if as_of else None),
+        "as_of": (iso(as_of) if as_of else None),
         "days_remaining": literal.days_remaining(),
         "conservative_days_remaining": earliest.days_remaining(),
-        "met_date": (literal.met_date.isoformat() if literal.met_date else None),
+        "met_date": (iso(literal.met_date) if literal.met_date else None),
         "extensions": extensions,
         "ledger": literal.ledger,
         "alternatives": alternatives,

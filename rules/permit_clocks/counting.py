@@ -11,9 +11,14 @@ from __future__ import annotations
 import calendar as _calendar
 from collections.abc import Sequence
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Protocol
 
 ONE_DAY = timedelta(days=1)
+
+# date.isoformat formats through printf, and every recomputation writes the same few
+# hundred dates again (results, ledgers, messages): their text is cached.
+iso = lru_cache(maxsize=4096)(date.isoformat)
 
 Pause = tuple[date, date]  # (paused, resumed): days after `paused` up to `resumed` don't count
 

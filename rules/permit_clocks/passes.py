@@ -23,6 +23,7 @@ from rules.permit_clocks.counting import (
     add_calendar_days,
     add_months,
     business_days_between,
+    iso,
     roll_forward,
 )
 from rules.permit_clocks.packs import Cond, Rule
@@ -62,8 +63,11 @@ class Issue:
     message: str
 
 
+_UNIT_WORDS = {"days": "day", "business_days": "business day", "months": "month"}
+
+
 def _plural(n: int, unit: str) -> str:
-    word = {"days": "day", "business_days": "business day", "months": "month"}[unit]
+    word = _UNIT_WORDS[unit]
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -91,9 +95,13 @@ class Pass:
     chained: bool = False
     chained_start: date | None = None
     keep_ledger: bool = True
-    latest: date | None = None  # the latest deadline this pass counted (closure window)
+    # The days this pass asked its calendar about, as one span [probe_low, probe_high]:
+    # a closure outside it cannot have changed anything the pass did (compute.py).
+    probe_low: date | None = None
+    probe_high: date | None = None
     final: date | None = None  # the deadline once every event is applied (see finish)
     final_status: str = "awaiting_start"
+    done: bool = False  # finish() ran: `final` is the effective deadline from then on
     _ccp12: Any = None
     _business: Any = None
     ledger: list[dict[str, Any]] = field(default_factory=list)
@@ -130,7 +138,7 @@ class Pass:
             return  # an alternative reading: only its dates and status are reported
         self.ledger.append(
             {
-                "date": when.isoformat(),
+                "date": iso(when),
                 "event": event,
                 "effect": effect,
                 "days": days,
@@ -193,11 +201,16 @@ class Pass:
             note = f"{self.facts['units']} units"
         return amount, note
 
+    def probe(self, low: date, high: date) -> None:
+        """Note that the calendar was asked about the days in [low, high]."""
+        if self.probe_low is None or low < self.probe_low:
+            self.probe_low = low
+        if self.probe_high is None or high > self.probe_high:
+            self.probe_high = high
+
     def count(self) -> None:
         """Recompute the current deadline from the phase (anchor, amount, pauses)."""
         self._count()
-        if self.due is not None and (self.latest is None or self.due > self.latest):
-            self.latest = self.due
 
     def _count(self) -> None:
         assert self.anchor is not None
@@ -206,6 +219,11 @@ class Pass:
             self.nominal = self.due = add_business_days(
                 self.anchor, self.amount, self.closed("business_days"), self.pauses
             )
+            # Counting may look up to a pause's days beyond the deadline.
+            high = self.due
+            for paused, resumed in self.pauses:
+                high = max(high, paused, resumed)
+            self.probe(min(self.anchor, self.due), high)
             return
         if counting == "months":
             end = add_months(self.anchor, self.amount)
@@ -218,14 +236,15 @@ class Pass:
             return
         closed = self.closed("ccp12")
         self.due = closed.roll(self.nominal)
+        self.probe(self.nominal, self.due)
         if self.due != self.nominal and self.keep_ledger:
             _, skipped = roll_forward(self.nominal, closed)
-            why = "; ".join(f"{d.isoformat()} {reason}" for d, reason in skipped)
+            why = "; ".join(f"{iso(d)} {reason}" for d, reason in skipped)
             self.line(
                 self.nominal,
                 "roll",
                 f"the last day falls on a day the city is closed ({why}): "
-                f"the deadline moves to {self.due.isoformat()}",
+                f"the deadline moves to {iso(self.due)}",
                 len(skipped),
                 CCP12_RULE,
             )
@@ -268,7 +287,7 @@ class Pass:
             anchor,
             what,
             f"{why + ': ' if why else ''}starts {_plural(amount, unit)}{how}{extra}: "
-            f"due {self.due.isoformat()}",  # type: ignore[union-attr]
+            f"due {iso(self.due)}",  # type: ignore[union-attr]
             amount,
             self.rule.citation,
         )
@@ -285,11 +304,11 @@ class Pass:
         if rule.effective_from and when < rule.effective_from:
             self.warn(
                 event,
-                f"{rule.citation} is in force from {rule.effective_from.isoformat()}; "
-                f"this clock started {when.isoformat()}",
+                f"{rule.citation} is in force from {iso(rule.effective_from)}; "
+                f"this clock started {iso(when)}",
             )
         if rule.effective_to and when > rule.effective_to:
-            self.warn(event, f"{rule.citation} was in force until {rule.effective_to.isoformat()}")
+            self.warn(event, f"{rule.citation} was in force until {iso(rule.effective_to)}")
         stop = rule.hard_stop
         if stop is not None:
             months = stop.months
@@ -314,7 +333,7 @@ class Pass:
             self.line(
                 due + ONE_DAY,
                 "lapse",
-                f"the deadline {due.isoformat()} passed: {self.rule.consequence.default}",
+                f"the deadline {iso(due)} passed: {self.rule.consequence.default}",
                 None,
                 self.rule.citation,
             )
@@ -348,7 +367,7 @@ class Pass:
                 return
             self.refuse(
                 event,
-                f"the clock already started on {self.start_date.isoformat()}"  # type: ignore[union-attr]
+                f"the clock already started on {iso(self.start_date)}"  # type: ignore[union-attr]
                 + (
                     f"; record {rule.start.restart[0]} for a new submission"
                     if rule.start.restart
@@ -389,7 +408,7 @@ class Pass:
             if bare:
                 self.warn(
                     event,
-                    f"incomplete_notice {event.date.isoformat()}: item(s) {', '.join(bare)} cite "
+                    f"incomplete_notice {iso(event.date)}: item(s) {', '.join(bare)} cite "
                     f"no checklist rule ({items_rule.citation} limits the list to the "
                     "submittal checklist)",
                 )
@@ -400,7 +419,7 @@ class Pass:
             if new:
                 self.warn(
                     event,
-                    f"incomplete_notice {event.date.isoformat()}: item(s) {', '.join(new)} were "
+                    f"incomplete_notice {iso(event.date)}: item(s) {', '.join(new)} were "
                     f"not in the first notice; {items_rule.citation} bars new items, so they "
                     "have no effect",
                 )
@@ -408,7 +427,7 @@ class Pass:
     def restart(self, event: PermitEvent) -> None:
         rule = self.rule
         if self.state in ("met", "met_late"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         if self.state == "lapsed":
             self.refuse(
@@ -418,7 +437,7 @@ class Pass:
             )
             return
         if self.open_pause is not None:
-            self.refuse(event, f"the clock is paused since {self.open_pause.isoformat()}")
+            self.refuse(event, f"the clock is paused since {iso(self.open_pause)}")
             return
         failed = [c for c in rule.start.restart_when if not _cond_holds(c, self.facts, event)]
         if failed:
@@ -449,7 +468,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"the expiry stays {before.isoformat()} (an inspection never shortens it)",
+                f"the expiry stays {iso(before)} (an inspection never shortens it)",
                 None,
                 rule.start.restart_citation or rule.citation,
             )
@@ -457,7 +476,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"capped at the hard stop {self.hard_stop.isoformat()}",
+                f"capped at the hard stop {iso(self.hard_stop)}",
                 None,
                 rule.hard_stop.citation if rule.hard_stop else rule.citation,
             )
@@ -466,7 +485,7 @@ class Pass:
         rule = self.rule
         effect = rule.met_by[event.type]
         if self.state in ("met", "met_late"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         if self.terminated is not None:
             self.refuse(event, f"the clock already ended: {self.terminated[0]}")
@@ -476,7 +495,7 @@ class Pass:
         if self.state == "answered":
             self.refuse(
                 event,
-                f"a notice was already given on {self.met_date.isoformat()}; "  # type: ignore[union-attr]
+                f"a notice was already given on {iso(self.met_date)}; "  # type: ignore[union-attr]
                 f"waiting for {' or '.join(rule.start.restart) or 'the next event'}",
             )
             return
@@ -485,8 +504,8 @@ class Pass:
             if effect == "answers":
                 self.warn(
                     event,
-                    f"{event.type} {event.date.isoformat()} came after the deadline "
-                    f"{due.isoformat()}: {rule.consequence.default} already took effect",  # type: ignore[union-attr]
+                    f"{event.type} {iso(event.date)} came after the deadline "
+                    f"{iso(due)}: {rule.consequence.default} already took effect",  # type: ignore[union-attr]
                 )
                 self.line(
                     event.date,
@@ -502,7 +521,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"met late ({(event.date - due).days} days after {due.isoformat()})",  # type: ignore[operator]
+                f"met late ({(event.date - due).days} days after {iso(due)})",  # type: ignore[operator]
                 None,
                 rule.citation,
             )
@@ -513,7 +532,7 @@ class Pass:
             self.line(
                 event.date,
                 event.type,
-                f"met on time (due {due.isoformat()}); the clock "  # type: ignore[union-attr]
+                f"met on time (due {iso(due)}); the clock "  # type: ignore[union-attr]
                 f"waits for {' or '.join(rule.start.restart)}",
                 None,
                 rule.citation,
@@ -524,7 +543,7 @@ class Pass:
         self.line(
             event.date,
             event.type,
-            f"met on time (due {due.isoformat()})",
+            f"met on time (due {iso(due)})",
             None,  # type: ignore[union-attr]
             rule.citation,
         )
@@ -543,7 +562,7 @@ class Pass:
             self.refuse(event, f"the clock is {self.state.replace('_', ' ')}; it cannot be paused")
             return
         if self.open_pause is not None:
-            self.refuse(event, f"the clock is already paused since {self.open_pause.isoformat()}")
+            self.refuse(event, f"the clock is already paused since {iso(self.open_pause)}")
             return
         self.open_pause = event.date
         left = self.remaining_at_pause()
@@ -577,7 +596,7 @@ class Pass:
                 self.warn(
                     None,
                     f"pauses count for at most {spec.max_months} months "
-                    f"({spec.citation}); the clock runs again from {resumed.isoformat()}",
+                    f"({spec.citation}); the clock runs again from {iso(resumed)}",
                 )
         self.paused_total += (resumed - paused).days
         self.pauses.append((paused, resumed))
@@ -590,7 +609,7 @@ class Pass:
         self.line(
             when,
             "resumed",
-            f"{what}: {_plural(days, 'days')} paused do not count; due {self.due.isoformat()}",
+            f"{what}: {_plural(days, 'days')} paused do not count; due {iso(self.due)}",
             days,
             spec.citation,
         )  # type: ignore[union-attr]
@@ -618,7 +637,7 @@ class Pass:
         ext = self.rule.extensions
         assert ext is not None
         if self.state in ("met", "met_late", "answered"):
-            self.refuse(event, f"the clock was already met on {self.met_date.isoformat()}")  # type: ignore[union-attr]
+            self.refuse(event, f"the clock was already met on {iso(self.met_date)}")  # type: ignore[union-attr]
             return
         limit = self.extension_limit()
         due = self.effective_due()
@@ -643,7 +662,7 @@ class Pass:
         if self.state == "lapsed":
             self.refuse(
                 event,
-                f"an extension after expiry: the deadline {due.isoformat()} already passed "  # type: ignore[union-attr]
+                f"an extension after expiry: the deadline {iso(due)} already passed "  # type: ignore[union-attr]
                 f"({self.rule.consequence.default})",
             )
             return
@@ -658,7 +677,7 @@ class Pass:
             self.refuse(
                 event,
                 f"{allowed} allowed ({ext.citation}) and {self.ext_used} already used; "
-                f"the deadline stays {due.isoformat() if due else '-'}",
+                f"the deadline stays {iso(due) if due else '-'}",
             )
             return
         if event.type == ext.request:
@@ -672,8 +691,7 @@ class Pass:
             if self.pending_request is not None:
                 self.refuse(
                     event,
-                    f"an extension request is already pending since "
-                    f"{self.pending_request.isoformat()}",
+                    f"an extension request is already pending since {iso(self.pending_request)}",
                 )
                 return
             self.pending_request = event.date
@@ -749,15 +767,14 @@ class Pass:
             "original_expiry": "the original expiry",
         }[base_kind]
         effect = (
-            f"extends by {_plural(amount, ext.unit)} from {where} "
-            f"{base.isoformat()}: due {self.due.isoformat()}"
+            f"extends by {_plural(amount, ext.unit)} from {where} {iso(base)}: due {iso(self.due)}"
         )
         if self.due < before:
             self.anchor, self.amount, self.counting = before, 0, "days"
             self.count()
-            effect += f"; that is earlier than {before.isoformat()}, so the deadline stays"
+            effect += f"; that is earlier than {iso(before)}, so the deadline stays"
         if self.hard_stop is not None and self.due > self.hard_stop:
-            effect += f"; capped at the hard stop {self.hard_stop.isoformat()}"
+            effect += f"; capped at the hard stop {iso(self.hard_stop)}"
         self.line(event.date, event.type, effect, amount, ext.citation)
 
     def companion(self, event: PermitEvent) -> None:
@@ -765,11 +782,11 @@ class Pass:
         self.companion_until = event.until
         own = self.due
         if own is not None and event.until > own:
-            effect = f"follows the companion permit's expiry: due {event.until.isoformat()}"
+            effect = f"follows the companion permit's expiry: due {iso(event.until)}"
         else:
             effect = (
-                f"the companion permit expires {event.until.isoformat()}, not later "
-                f"than this permit ({own.isoformat() if own else '-'}): no change"
+                f"the companion permit expires {iso(event.until)}, not later "
+                f"than this permit ({iso(own) if own else '-'}): no change"
             )
         self.line(event.date, event.type, effect, None, self.rule.citation)
         due = self.effective_due()
@@ -811,6 +828,11 @@ class Pass:
             self.check_lapse(self.as_of)
         self.final = self.effective_due()
         self.final_status = self.status
+        self.done = True
+
+    def _due_now(self) -> date | None:
+        # After finish() nothing changes the pass: its final deadline is the effective one.
+        return self.final if self.done else self.effective_due()
 
     @property
     def status(self) -> str:
@@ -821,18 +843,20 @@ class Pass:
         return self.state
 
     def days_remaining(self) -> int | None:
-        due = self.effective_due()
+        due = self._due_now()
         if self.as_of is None or due is None or self.open_pause is not None:
             if self.open_pause is not None and self.due is not None and self.as_of is not None:
                 return self.remaining_at_pause()
             return None
         if self.counting == "business_days":
+            self.probe(min(self.as_of, due), max(self.as_of, due))
             return business_days_between(self.as_of, due, self.closed("business_days"))
         return (due - self.as_of).days
 
     def remaining_at_pause(self) -> int:
         assert self.open_pause is not None and self.due is not None
         if self.counting == "business_days":
+            self.probe(min(self.open_pause, self.due), max(self.open_pause, self.due))
             return business_days_between(self.open_pause, self.due, self.closed("business_days"))
         return (self.due - self.open_pause).days
 
@@ -844,7 +868,7 @@ class Pass:
         spec = rule.consequence
         if spec.requires_fact is not None and not self.facts.get(spec.requires_fact, True):
             return None, f"{rule.citation} (requires: {rule.facts[spec.requires_fact].label})"
-        due = self.effective_due()
+        due = self._due_now()
         for version in spec.versions:
             if due is not None and version.applies(due):
                 if version.requires_event and version.requires_event not in self.seen:
