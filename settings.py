@@ -77,6 +77,9 @@ class Settings:
     # sessions, CSRF tokens and applicant links (empty: kept in $DATA_DIR/secret_key).
     web_host: str = "127.0.0.1"
     web_port: int = 8000
+    # `clearance web` processes (CLEARANCE_WEB_WORKERS): 0 means one per CPU core, so the
+    # shipped default uses the machine (one Python process serves one core at most).
+    web_workers: int = 0
     public_url: str = "http://localhost:8000"
     # Was CLEARANCE_PUBLIC_URL given? Outside development, applicant links refuse to be
     # made without it (a link to localhost reaches nobody).
@@ -129,6 +132,13 @@ class Settings:
     smtp_allow_plain_auth: bool = False
 
     @property
+    def web_processes(self) -> int:
+        """How many processes `clearance web` runs: the setting, or one per CPU core."""
+        if self.web_workers > 0:
+            return self.web_workers
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+    @property
     def temporal_port(self) -> int:
         return int(self.temporal_address.rsplit(":", 1)[1])
 
@@ -163,6 +173,7 @@ def load_settings() -> Settings:
         task_queue=_env("CLEARANCE_TASK_QUEUE", TASK_QUEUE),
         web_host=_env("CLEARANCE_WEB_HOST", "127.0.0.1"),
         web_port=int(_env("CLEARANCE_WEB_PORT", "8000")),
+        web_workers=int(_env("CLEARANCE_WEB_WORKERS", "0")),
         public_url=_env(
             "CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"
         ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -202,7 +203,23 @@ def milestone_label(key: Any) -> str:
         return ""
     if key == "unspecified":
         return "Unspecified (no gate assigned)"
-    return dict(load_milestones()).get(str(key), _words(str(key)))
+    return _milestone_labels().get(str(key)) or _words(str(key))
+
+
+def _milestone_labels() -> dict[str, str]:
+    # Pages label hundreds of milestones each: one dict per version of the data file, and
+    # the file's date looked at once a second at most (a stat per label cost 0.1 ms).
+    global _labels_cache
+    now = time.monotonic()
+    if _labels_cache is not None and now - _labels_cache[0] < 1.0:
+        return _labels_cache[2]
+    entries = load_milestones()
+    labels = _labels_cache[2] if _labels_cache and _labels_cache[1] == entries else dict(entries)
+    _labels_cache = (now, entries, labels)
+    return labels
+
+
+_labels_cache: tuple[float, list[tuple[str, str]], dict[str, str]] | None = None
 
 
 def milestone_order(project_milestones: list[str] | None = None) -> list[str]:

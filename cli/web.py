@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import getpass
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -20,20 +20,48 @@ console = Console()
 def web(
     host: Annotated[str | None, typer.Option(help="Address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Processes serving requests (default: CLEARANCE_WEB_WORKERS, else one per "
+            "CPU core)",
+        ),
+    ] = None,
 ) -> None:
     """Run the web app (pages, applicant portal, ICS feeds, JSON API) with uvicorn."""
     import uvicorn
 
-    from web.app import create_app
+    from web.app import create_app, warm_up
+    from web.security import secret_key
 
     settings = load_settings()
     host = host or settings.web_host
     port = port or settings.web_port
-    console.print(f"Clearance web app on http://{host}:{port}  (API docs at /api/docs)")
-    # Proxy headers are handled by the app itself, from CLEARANCE_TRUSTED_PROXIES only.
-    uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False
+    processes = workers or settings.web_processes
+    plural = "es" if processes != 1 else ""
+    console.print(
+        f"Clearance web app on http://{host}:{port}  (API docs at /api/docs; "
+        f"{processes} process{plural})"
     )
+    # Proxy headers are handled by the app itself, from CLEARANCE_TRUSTED_PROXIES only.
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "proxy_headers": False,
+    }
+    if processes == 1:
+        app = create_app(settings)
+        warm_up(app)
+        uvicorn.run(app, **options)
+        return
+    # Every process signs and checks sessions and links with one key: made here, once,
+    # before they start (each would otherwise race to make its own).
+    secret_key(settings)
+    # Each process builds the app from the same environment (sessions, log-in throttle
+    # and resolution uploads are kept in the database and data folder, not in memory).
+    uvicorn.run("web.app:served_app", factory=True, workers=processes, **options)
 
 
 def _accounts():  # type: ignore[no-untyped-def]

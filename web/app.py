@@ -34,6 +34,7 @@ from web.body_limit import BodyLimit
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.login_throttle import LoginThrottle
+from web.resolution_import import ImportJobs
 from web.security import Signer, secret_key
 
 log = logging.getLogger("clearance.web")
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         templates=template_environment(),
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
         throttle=LoginThrottle(engine),
+        imports=ImportJobs(settings.data_dir / "import-jobs"),
     )
     app = FastAPI(
         title="Clearance",
@@ -128,6 +130,29 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         # (Secure cookies) come from its X-Forwarded-For/-Proto, believed only from it.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
+
+
+def served_app() -> FastAPI:
+    """The app as `clearance web` serves it (each of its processes builds one): made, then
+    warmed, so no user waits while a fresh process compiles its templates."""
+    app = create_app()
+    warm_up(app)
+    return app
+
+
+def warm_up(app: FastAPI) -> None:
+    """Compile every page template and load the date formats before the first request
+    (done lazily, the first requests a new process served took seconds under load)."""
+    from web.present import human_date
+
+    templates = ctx_of_app(app).templates
+    for name in templates.list_templates(filter_func=lambda n: n.endswith(".j2")):
+        templates.get_template(name)
+    human_date("2026-01-05")
+
+
+def ctx_of_app(app: FastAPI) -> AppContext:
+    return app.state.ctx  # type: ignore[no-any-return]
 
 
 def _install_docs(app: FastAPI) -> None:

@@ -4,11 +4,11 @@ gateway, the signer and the templates; plus rendering with the session and flash
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-import pendulum
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -55,7 +55,8 @@ class AppContext:
 
     def today(self, jurisdiction_key: str = "") -> date:
         """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""
-        return pendulum.now(self.time_zone(jurisdiction_key)).date()
+        # zoneinfo caches its zones; pendulum.now(name) builds one per call (~0.3 ms).
+        return datetime.now(ZoneInfo(self.time_zone(jurisdiction_key))).date()
 
     def time_zone(self, jurisdiction_key: str = "") -> str:
         """A jurisdiction's time zone; one no longer configured falls back to the default's."""

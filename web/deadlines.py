@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, load_only
 
 from models.schema import Application, PermitClockRow, Project
 from rules.shot_clock import TERMINAL_STATUSES
@@ -86,6 +86,19 @@ def deadlines(session: Session, today: date, limit: int = 500) -> list[Deadline]
     out: list[Deadline] = []
     for app in session.scalars(
         select(Application)
+        .options(
+            # The line, not the computed clock (its JSON was most of the query's time).
+            load_only(
+                Application.application_id,
+                Application.site_address,
+                Application.category,
+                Application.conservative_date,
+                Application.shot_clock_date,
+                Application.status,
+                Application.jurisdiction,
+                raiseload=True,
+            )
+        )
         .where(Application.status.not_in(TERMINAL_STATUSES))
         .where(Application.conservative_date.is_not(None))
         .order_by(Application.conservative_date)
@@ -117,7 +130,17 @@ def deadlines(session: Session, today: date, limit: int = 500) -> list[Deadline]
         line = permit_deadline(row, today)
         if line is not None:
             out.append(line)
-    for project in session.scalars(select(Project).order_by(Project.project_id).limit(limit)):
+    plans = select(Project).options(
+        load_only(
+            Project.project_id,
+            Project.name,
+            Project.planned,
+            Project.signoffs,
+            Project.jurisdiction,
+            raiseload=True,
+        )
+    )
+    for project in session.scalars(plans.order_by(Project.project_id).limit(limit)):
         targets = (project.planned or {}).get("milestone_targets") or {}
         signed = {s.get("milestone") for s in project.signoffs or [] if isinstance(s, dict)}
         for milestone, target in sorted(targets.items(), key=lambda kv: kv[1]):

@@ -11,10 +11,9 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, null, or_, select
 from sqlalchemy.orm import Session
 
-from models.conditions import IN_REVIEW, SUBMITTED
 from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
 from rules.access import CLOCK_STAFF
 from rules.alerts import local_today
@@ -28,10 +27,13 @@ from web.present import (
     urgency,
     window_label,
 )
+from web.readmodel import queued
 
 # How far ahead an inbox looks, and how much it lists (the lists behind it are paged).
 HORIZON_DAYS = 30
 LIMIT = 50
+# The most items an inbox holds (the nearest by date); the full lists hold the rest.
+INBOX_CAP = LIMIT * 2
 DEEMED_STATUSES = ("deemed_granted", "deemed_approved")
 
 
@@ -90,7 +92,12 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
         .scalar_subquery()
     )
     rows = db.execute(
-        select(Application.application_id, Application.site_address, Application.clock)
+        # Only the windows, not the whole computed clock (its timeline, readings, ...).
+        select(
+            Application.application_id,
+            Application.site_address,
+            Application.clock["notice_windows"],
+        )
         .where(
             # A window is open only while the clock runs (a notice outstanding used it).
             Application.status == "running",
@@ -99,8 +106,8 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
         .limit(500)
     ).all()
     out = []
-    for application_id, site, clock in rows:
-        for w in (clock or {}).get("notice_windows") or []:
+    for application_id, site, windows in rows:
+        for w in windows or []:
             closes = w.get("closes")
             left = _left(today, closes)
             if w.get("state") != "open" or left is None or left < 0 or left > HORIZON_DAYS:
@@ -235,32 +242,35 @@ def clocks_near(db: Session, today: date) -> list[InboxItem]:
 
 
 def review_items(db: Session, department: str | None, today: date) -> list[InboxItem]:
-    where = [ConditionRow.status.in_((SUBMITTED, IN_REVIEW))]
-    if department:
-        where.append(ConditionRow.department_key == department)
-    rows = db.execute(
-        select(
-            ConditionRow.project_id,
-            ConditionRow.number,
-            ConditionRow.department_key,
-            ConditionRow.submitted_at,
-            ConditionRow.text,
-            Project.jurisdiction,
-        )
-        .join(Project, Project.project_id == ConditionRow.project_id)
-        .where(*where)
-        .order_by(ConditionRow.submitted_at, ConditionRow.id)
-        .limit(LIMIT)
-    ).all()
+    columns = [
+        ConditionRow.project_id,
+        ConditionRow.number,
+        ConditionRow.department_key,
+        ConditionRow.submitted_at,
+        ConditionRow.text,
+    ]
+    found = queued(db, columns, department, LIMIT)
+    # The city of each project (one query for the page, not one per row).
+    cities = dict(
+        db.execute(
+            select(Project.project_id, Project.jurisdiction).where(
+                Project.project_id.in_({r.project_id for r in found})
+            )
+        ).all()
+    )
+    rows = [(*r, cities.get(r.project_id, "")) for r in found]
+    calendars: dict[str, Any] = {}  # one business-day calendar per city, not per row
     out = []
     for project_id, number, dept, submitted_at, text, key in rows:
         city = JURISDICTIONS.get(key)
         tz = city.time_zone if city else "UTC"
         sla = city.review_sla_business_days if city else 10
-        cal = calendar_for(
-            city.state if city else None,
-            [date.fromisoformat(d) for d in (city.local_closures if city else ())],
-        )
+        if key not in calendars:
+            calendars[key] = calendar_for(
+                city.state if city else None,
+                [date.fromisoformat(d) for d in (city.local_closures if city else ())],
+            )
+        cal = calendars[key]
         submitted = (
             local_today(_aware(datetime.fromisoformat(submitted_at)), tz) if submitted_at else today
         )
@@ -300,7 +310,8 @@ def _milestone_rows(db: Session, today: date, manager: str | None, ready_only: b
     query = select(
         Project.project_id,
         Project.name,
-        Project.milestones,
+        # Every milestone's progress (JSON) only for sign-offs; the rest is in columns.
+        Project.milestones if ready_only else null(),
         Project.next_milestone,
         Project.next_milestone_blockers,
         Project.urgent_target,
@@ -334,7 +345,7 @@ def signoff_items(db: Session, today: date) -> list[InboxItem]:
             m, target = p["milestone"], p.get("target")
             left = _left(today, target)
             page = f"/projects/{project_id}/milestones/{m}/sign-off"
-            title = f"{name}: {milestone_label(m)}"
+            title = f"{name}: {milestone_label(m)}" if not p["signed_off"] else ""
             ready = not p["signed_off"] and not p["monitored"] and p["gated"] and not p["blockers"]
             if ready:
                 out.append(
@@ -482,6 +493,9 @@ def attorney_items(db: Session, today: date) -> list[InboxItem]:
 class Inbox:
     items: list[InboxItem]
     sections: list[str]  # what this inbox covers, in words
+    # Some list behind it held more than an inbox reads (the nearest LIMIT of each): the
+    # count is then "the nearest N", and the full lists hold the rest.
+    capped: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"items": [i.to_json() for i in self.items], "covers": self.sections}
@@ -490,28 +504,30 @@ class Inbox:
 def inbox_for(
     db: Session, role: str, email: str, department: str, today: date, time_zone: str
 ) -> Inbox:
-    items: list[InboxItem] = []
+    parts: list[list[InboxItem]] = []
     covers: list[str] = []
     if role in CLOCK_STAFF:
-        items += notice_windows(db, today) + applicant_uploads(db, today, time_zone)
-        items += clocks_near(db, today)
+        parts += [notice_windows(db, today), applicant_uploads(db, today, time_zone)]
+        parts.append(clocks_near(db, today))
         covers.append("wireless clocks: notice windows, applicant uploads, deadlines")
     if role == "department_reviewer":
-        items += review_items(db, department or None, today)
+        parts.append(review_items(db, department or None, today))
         covers.append(f"review queue: {DEPARTMENTS.get(department, department)}")
     if role == "admin":
-        items += review_items(db, None, today)
+        parts.append(review_items(db, None, today))
         covers.append("review queues: all departments")
     if role in ("engineering", "admin"):
-        items += signoff_items(db, today)
+        parts.append(signoff_items(db, today))
         covers.append("milestones awaiting sign-off or due soon")
     if role == "project_manager":
-        items += project_items(db, today, email)
+        parts.append(project_items(db, today, email))
         covers.append("your projects' most urgent milestones")
     if role == "planning_manager":
-        items += project_items(db, today, None)
+        parts.append(project_items(db, today, None))
         covers.append("every project's most urgent milestone")
     if role in ("city_attorney", "admin"):
-        items += attorney_items(db, today)
+        parts.append(attorney_items(db, today))
         covers.append("deemed-approval risks and judicial-review countdowns")
-    return Inbox(rank(items)[: LIMIT * 2], covers)
+    items = rank([i for part in parts for i in part])
+    capped = len(items) > INBOX_CAP or any(len(part) >= LIMIT for part in parts)
+    return Inbox(items[:INBOX_CAP], covers, capped)

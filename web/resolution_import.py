@@ -9,16 +9,23 @@ staff review it.
 Reading a file is an `ImportJob`: a PDF is read page by page in a thread while the page
 shows its progress (pages read of pages in all); a file that is unreadable, not a
 resolution, or without conditions ends the job with one sentence and stores nothing.
-Jobs live in memory for two hours: an upload that was never imported leaves no trace.
+Jobs live for two hours: an upload that was never imported leaves no trace. The app runs
+several processes (`clearance web --workers`), and a browser's next request may reach
+another one, so each job is also kept as a file in the data folder (`import-jobs/`), written
+by the process reading it at every page, and read back by any other.
 """
 
 from __future__ import annotations
 
+import os
+import pickle
 import re
 import secrets
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from actions.errors import ActionFailed
@@ -29,6 +36,7 @@ MAX_RESOLUTION_BYTES = 30 * 1024 * 1024
 JOB_TTL_SECONDS = 2 * 3600
 JOBS_PER_USER = 10
 CORRECTABLE = ("gates", "kind", "department", "time_limits")
+_JOB_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 # -- reading the file ---------------------------------------------------------------------------
@@ -39,7 +47,7 @@ class ImportJob:
     job_id: str
     owner: str
     filename: str
-    started: float
+    started: float  # time.time(): every process compares it
     state: str = "reading"  # reading | ready | failed
     pages_done: int = 0
     pages_total: int = 0
@@ -65,16 +73,67 @@ class ImportJob:
 
 
 class ImportJobs:
-    """Uploaded resolutions being read or waiting for review, per user, in memory."""
+    """Uploaded resolutions being read or waiting for review, per user: in memory, and in
+    `folder` (when given) for the app's other processes."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | None = None) -> None:
         self._jobs: dict[str, ImportJob] = {}
         self._lock = threading.Lock()
+        self._folder = folder
+
+    # -- the shared folder (the app's own files, written here: pickle is safe to read back)
+
+    def _file(self, job_id: str) -> Path | None:
+        if self._folder is None or not _JOB_ID.match(job_id):
+            return None
+        return self._folder / f"{job_id}.job"
+
+    def _save(self, job: ImportJob) -> None:
+        path = self._file(job.job_id)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            pickle.dump(job, out)
+        os.replace(tmp, path)  # a reader never sees half a job
+
+    def _load(self, job_id: str) -> ImportJob | None:
+        path = self._file(job_id)
+        if path is None:
+            return None
+        try:
+            with open(path, "rb") as stored:
+                job = pickle.load(stored)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return None
+        return job if isinstance(job, ImportJob) else None
+
+    def _stored(self) -> list[ImportJob]:
+        if self._folder is None or not self._folder.is_dir():
+            return []
+        jobs = (self._load(p.stem) for p in self._folder.glob("*.job"))
+        return [j for j in jobs if j is not None]
+
+    def _drop(self, job_id: str) -> None:
+        self._jobs.pop(job_id, None)
+        path = self._file(job_id)
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     def _expire(self) -> None:
-        cutoff = time.monotonic() - JOB_TTL_SECONDS
+        cutoff = time.time() - JOB_TTL_SECONDS
         for job_id in [j for j, job in self._jobs.items() if job.started < cutoff]:
-            del self._jobs[job_id]
+            self._drop(job_id)
+        if self._folder is not None and self._folder.is_dir():
+            for path in self._folder.glob("*.job"):  # a job's file is last written as it is read
+                try:
+                    if path.stat().st_mtime < cutoff:
+                        path.unlink(missing_ok=True)
+                except OSError:
+                    continue
+
+    # -- jobs
 
     def start(self, owner: str, filename: str, data: bytes, *, wait: bool = False) -> ImportJob:
         """Read `data` in a thread (or now, with `wait`); the job tells how far it got."""
@@ -84,40 +143,51 @@ class ImportJobs:
             raise ActionFailed(
                 f"the file is larger than {MAX_RESOLUTION_BYTES // (1024 * 1024)} MB", 413
             )
-        job = ImportJob(
-            secrets.token_urlsafe(12), owner, filename or "resolution", time.monotonic()
-        )
+        job = ImportJob(secrets.token_urlsafe(12), owner, filename or "resolution", time.time())
         with self._lock:
             self._expire()
-            mine = sorted(
-                (j for j in self._jobs.values() if j.owner == owner), key=lambda j: j.started
-            )
+            known = {**{j.job_id: j for j in self._stored()}, **self._jobs}
+            mine = sorted((j for j in known.values() if j.owner == owner), key=lambda j: j.started)
             for old in mine[: max(0, len(mine) - JOBS_PER_USER + 1)]:
-                del self._jobs[old.job_id]
+                self._drop(old.job_id)
             self._jobs[job.job_id] = job
+            self._save(job)
         if wait:
             self._read(job, data)
         else:
             threading.Thread(target=self._read, args=(job, data), daemon=True).start()
         return job
 
-    @staticmethod
-    def _read(job: ImportJob, data: bytes) -> None:
+    def _read(self, job: ImportJob, data: bytes) -> None:
         def progress(done: int, total: int) -> None:
-            job.pages_done, job.pages_total = done, total
+            self._update(job, pages_done=done, pages_total=total)
 
         try:
-            job.parsed = read_resolution(data, job.filename, progress=progress)
-            job.state = "ready"
+            parsed = read_resolution(data, job.filename, progress=progress)
+            self._update(job, parsed=parsed, state="ready")
         except ResolutionError as err:
-            job.error, job.state = str(err), "failed"
+            self._update(job, error=str(err), state="failed")
         except Exception as err:  # noqa: BLE001 - any parser failure is the user's answer
-            job.error, job.state = f"cannot read the file ({type(err).__name__})", "failed"
+            self._update(job, error=f"cannot read the file ({type(err).__name__})", state="failed")
+
+    def _update(self, job: ImportJob, **changes: Any) -> None:
+        """Change a job and its file together (a job finished meanwhile stays finished)."""
+        with self._lock:
+            for name, value in changes.items():
+                setattr(job, name, value)
+            if job.job_id in self._jobs:
+                self._save(job)
 
     def get(self, job_id: str, owner: str) -> ImportJob:
         with self._lock:
             self._expire()
             job = self._jobs.get(job_id)
+            if self._folder is not None:
+                # Another process may have read it, or imported it (and removed its file).
+                stored = self._load(job_id)
+                if stored is None:
+                    self._jobs.pop(job_id, None)
+                job = None if stored is None else job or stored
         if job is None or job.owner != owner:
             raise ActionFailed(
                 "this upload is no longer here (uploads are kept two hours): upload it again",
@@ -127,7 +197,7 @@ class ImportJobs:
 
     def finish(self, job_id: str) -> None:
         with self._lock:
-            self._jobs.pop(job_id, None)
+            self._drop(job_id)
 
 
 # -- reviewing ------------------------------------------------------------------------------------

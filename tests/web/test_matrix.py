@@ -46,6 +46,7 @@ PUBLIC = {
 GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/logout"): "read",
     ("GET", "/"): "read",
+    ("GET", "/inbox"): "read",
     ("GET", "/queues"): "read",
     ("GET", "/queues/{department}"): "read",
     ("GET", "/applications"): "read",

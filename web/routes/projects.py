@@ -57,7 +57,7 @@ def project_list(request: Request) -> HTMLResponse:
     except ValueError:
         page = 1
     with ctx.sessions() as db:
-        projects = readmodel.projects(db, page, q)
+        projects = readmodel.projects(db, page, q, listing=True)
     return render(request, "projects.html.j2", session=session, projects=projects, q=q)
 
 
