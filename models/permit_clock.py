@@ -10,7 +10,7 @@ compute contract's vocabulary (`items`, `outcome`, `document`, `days`, `months`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 DEFAULT_PERMIT_REMINDER_OFFSETS = [30, 14, 7, 3, 1]
@@ -94,6 +94,12 @@ class PermitClockInfo:
     reminder_offsets: list[int] = field(
         default_factory=lambda: list(DEFAULT_PERMIT_REMINDER_OFFSETS)
     )
+
+    def for_activity(self) -> PermitClockInfo:
+        """This clock as an activity's input: without the frozen calendar layers, which
+        activities never read (the workflow counts the days) and which would otherwise
+        be repeated in every record and notice in the clock's history."""
+        return replace(self, calendar=replace(self.calendar, layers={}))
 
 
 @dataclass

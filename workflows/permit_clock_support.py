@@ -338,7 +338,7 @@ class PermitClockState:
 
     def record(self, clock: dict[str, Any], workflow_id: str) -> PermitClockRecord:
         escalated = any(":lapse:" in key for key in self.sent)
-        return PermitClockRecord(self.info, clock, workflow_id, escalated)
+        return PermitClockRecord(self.info.for_activity(), clock, workflow_id, escalated)
 
     def event_record(self, event: PermitEvent) -> PermitEventRecord:
         return PermitEventRecord(self.info.clock_id, event)
@@ -370,7 +370,7 @@ class PermitClockState:
         return PermitNoticeRequest(
             notice_key=f"permit:{self.info.clock_id}:{alert.key}",
             kind=alert.kind,
-            info=self.info,
+            info=self.info.for_activity(),
             to=[a for a in to if a],
             cc=[a for a in cc if a],
             clock=clock,
