@@ -300,8 +300,8 @@ def section(
                 "each open a page, read it for "
                 f"{args.think[0]:g}-{args.think[1]:g} s, then open the next, every page and "
                 "role in a shuffled order, after three unmeasured warm-ups per page. Times are "
-                "from request sent to body received. The machine was loaded: other "
-                "engineers' test suites were running on its 2 cores during the run. "
+                "from request sent to body received. The load average before the run "
+                "(below) says whether anything else was running. "
                 f"Goal: p95 < {GOAL_P95_MS:.0f} ms for every page.",
                 width=90,
             ),
