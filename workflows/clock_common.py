@@ -92,24 +92,8 @@ async def record(activity_name: str, arg: Any) -> None:
     )
 
 
-# Patch id: notices are sent by local activities. Histories from before it keep the
-# activity they scheduled.
-LOCAL_NOTICES = "notices-as-local-activities"
-
-
 async def send(activity_name: str, arg: Any) -> None:
-    """Send a notice (retried until it is delivered, exactly once by its notice key).
-
-    A local activity, run by the worker that holds the clock: a reminder is then one
-    workflow task on the server instead of two plus an activity task, which is what a
-    morning of reminders queues on (docs/storm.md). A retry after a crash is the same
-    activity with the same notice key (activities/notices.py); a backoff past a minute
-    becomes a durable timer, so a mail server down for hours is waited out as before."""
-    if workflow.patched(LOCAL_NOTICES):
-        await workflow.execute_local_activity(
-            activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
-        )
-        return
+    """Send a notice through an activity (retried until it is delivered)."""
     await workflow.execute_activity(
         activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
     )
