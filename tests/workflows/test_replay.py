@@ -222,11 +222,6 @@ if __name__ == "__main__":
 
     # `... test_replay revision2` records only the revision-2 clock; shot_clock_lifecycle
     # stays as taken before revision 2, so that its replay proves the patch keeps it.
-    # `... test_replay local-notices` records the same clock with notices sent by local
-    # activities, beside the revision-2 one taken before them.
-    if sys.argv[1:] == ["local-notices"]:
-        asyncio.run(record_revision2_history(HISTORIES / "shot_clock_local_notices.json"))
-        sys.exit(0)
     if sys.argv[1:] != ["revision2"]:
         asyncio.run(record_lifecycle_history(HISTORIES / "shot_clock_lifecycle.json"))
         asyncio.run(record_project_history(HISTORIES / "project_lifecycle.json"))
