@@ -453,12 +453,17 @@ def probe_cache(worker: WorkerProcess, probe: Path) -> list[str]:
 
 
 def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
-    """CPU time (user + system) each process has used so far."""
+    """CPU time (user + system) each process and its live children have used so far
+    (`clearance web` serves from one child process per core)."""
     out: dict[str, float] = {}
     for name, pid in pids.items():
         try:
-            times = psutil.Process(pid).cpu_times()
-            out[name] = times.user + times.system
+            parent = psutil.Process(pid)
+            total = 0.0
+            for process in (parent, *parent.children(recursive=True)):
+                times = process.cpu_times()
+                total += times.user + times.system
+            out[name] = total
         except psutil.Error:
             out[name] = math.nan
     return out
