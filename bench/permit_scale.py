@@ -31,8 +31,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -43,20 +41,17 @@ from sqlalchemy import Engine, func, select
 from temporalio.client import Client
 
 from actions.permit_clocks import OpenPermitClock, plan_open
-from bench.processes import SmtpRecorder, WorkerProcess, worker_env
 from bench.run_all import Figure, machine, table, write
 from bench.scale import (
-    InMemoryDevServer,
     RssSampler,
     default_tmp_root,
     run_minimal,
+    scale_stack,
 )
-from models.database import make_engine
 from models.permit_clock import PermitClockInput
 from models.schema import PermitClockRow, PermitEventRow
 from rules.access import Principal
 from rules.packs import jurisdiction
-from stack.temporal_server import DevServer, free_port
 from workflows.permit_clock_support import permit_workflow_id
 
 GOAL_RSS_MIB = 500
@@ -148,59 +143,32 @@ async def measure(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="clearance-permit-scale-", dir=tmp_root) as name:
         tmp = Path(name)
-        server_class = InMemoryDevServer if server_kind == "memory" else DevServer
-        server = server_class(tmp / "temporal.db", port=free_port(), ui_port=None)
-        await asyncio.to_thread(server.start)
-        smtp = SmtpRecorder()
-        smtp.start()
-        database_url = f"sqlite:///{tmp / 'clearance.db'}"
-        worker = WorkerProcess(
-            worker_env(
-                data_dir=tmp,
-                temporal_address=server.address,
-                task_queue=QUEUE,
-                database_url=database_url,
-                smtp_port=smtp.port,
-                health_port=free_port(),
-                CLEARANCE_LOG_LEVEL="WARNING",
-            ),
-            tmp / "worker.log",
-        )
-        minimal = subprocess.Popen(
-            [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
-            cwd=Path(__file__).resolve().parent.parent,
-        )
-        engine = make_engine(database_url)
         sampler: asyncio.Task[None] | None = None
-        try:
-            worker.start()
-            await asyncio.to_thread(worker.wait_ready)
-            client = await Client.connect(server.address)
-            rss = RssSampler(worker.pid)
-            rss_idle = rss.now()
-            sampler = asyncio.create_task(rss.run())
-            minimal_count = min(MINIMAL_COUNT, clocks)
-            print("warming up", flush=True)
-            await run_minimal(client, 20, "warm-min-")
-            minimal_before = await run_minimal(client, minimal_count, "min-before-")
-            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
-            print(f"opening {clocks:,} permit clocks", flush=True)
-            stop_at = time.monotonic() + budget_s
-            opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
-            await wait_rows(engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows")
-            minimal_after = await run_minimal(client, minimal_count, "min-after-")
-            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
-            await asyncio.sleep(3.0)
-            rss_open = rss.now()
-        finally:
-            if sampler is not None:
-                sampler.cancel()
-            minimal.terminate()
-            minimal.wait(timeout=30)
-            worker.stop()
-            smtp.stop()
-            await asyncio.to_thread(server.stop)
-            engine.dispose()
+        async with scale_stack(tmp, server_kind, QUEUE) as stack:
+            engine, client, rss = stack.engine, stack.client, stack.rss
+            try:
+                rss_idle = rss.now()
+                sampler = asyncio.create_task(rss.run())
+                minimal_count = min(MINIMAL_COUNT, clocks)
+                print("warming up", flush=True)
+                await run_minimal(client, 20, "warm-min-")
+                minimal_before = await run_minimal(client, minimal_count, "min-before-")
+                print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+                print(f"opening {clocks:,} permit clocks", flush=True)
+                stop_at = time.monotonic() + budget_s
+                opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
+                await wait_rows(
+                    engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows"
+                )
+                minimal_after = await run_minimal(client, minimal_count, "min-after-")
+                print(
+                    f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True
+                )
+                await asyncio.sleep(3.0)
+                rss_open = rss.now()
+            finally:
+                if sampler is not None:
+                    sampler.cancel()
     minimal_rate = (minimal_before + minimal_after) / 2
     return {
         "clocks": opened,

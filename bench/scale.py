@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -38,7 +39,9 @@ import sys
 import tempfile
 import time
 import zoneinfo
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -225,6 +228,62 @@ def default_tmp_root() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
+@dataclass
+class ScaleStack:
+    """What a scale run measures against: the dev server, the real `clearance worker` in
+    its own process (RSS sampled), a minimal-workflow worker, SMTP and the app database."""
+
+    server: DevServer
+    smtp: SmtpRecorder
+    worker: WorkerProcess
+    engine: Engine
+    client: Client
+    rss: RssSampler
+
+
+@contextlib.asynccontextmanager
+async def scale_stack(
+    tmp: Path, server_kind: str, task_queue: str, **env: str
+) -> AsyncIterator[ScaleStack]:
+    """Start the stack under `tmp`, ready to measure; stop every part on the way out."""
+    server_class = InMemoryDevServer if server_kind == "memory" else DevServer
+    server = server_class(tmp / "temporal.db", port=free_port(), ui_port=None)
+    await asyncio.to_thread(server.start)
+    smtp = SmtpRecorder()
+    smtp.start()
+    database_url = f"sqlite:///{tmp / 'clearance.db'}"
+    worker = WorkerProcess(
+        worker_env(
+            data_dir=tmp,
+            temporal_address=server.address,
+            task_queue=task_queue,
+            database_url=database_url,
+            smtp_port=smtp.port,
+            health_port=free_port(),
+            CLEARANCE_LOG_LEVEL="WARNING",
+            **env,
+        ),
+        tmp / "worker.log",
+    )
+    minimal = subprocess.Popen(
+        [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    engine = make_engine(database_url)
+    try:
+        worker.start()
+        await asyncio.to_thread(worker.wait_ready)
+        client = await Client.connect(server.address)
+        yield ScaleStack(server, smtp, worker, engine, client, RssSampler(worker.pid))
+    finally:
+        minimal.terminate()
+        minimal.wait(timeout=30)
+        worker.stop()
+        smtp.stop()
+        await asyncio.to_thread(server.stop)
+        engine.dispose()
+
+
 async def measure(
     clocks: int, latency_clocks: int, tmp_root: str | None, server_kind: str
 ) -> dict[str, Any]:
@@ -234,93 +293,65 @@ async def measure(
         zones.mkdir()
         tzpath = os.pathsep.join([str(zones), *zoneinfo.TZPATH])
         zoneinfo.reset_tzpath([str(zones), *zoneinfo.TZPATH])
-        server_class = InMemoryDevServer if server_kind == "memory" else DevServer
-        server = server_class(tmp / "temporal.db", port=free_port(), ui_port=None)
-        await asyncio.to_thread(server.start)
-        smtp = SmtpRecorder()
-        smtp.start()
-        database_url = f"sqlite:///{tmp / 'clearance.db'}"
-        worker = WorkerProcess(
-            worker_env(
-                data_dir=tmp,
-                temporal_address=server.address,
-                task_queue=SHOT_CLOCK_QUEUE,
-                database_url=database_url,
-                smtp_port=smtp.port,
-                health_port=free_port(),
-                PYTHONTZPATH=tzpath,
-                CLEARANCE_LOG_LEVEL="WARNING",
-            ),
-            tmp / "worker.log",
-        )
-        minimal = subprocess.Popen(
-            [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
-            cwd=Path(__file__).resolve().parent.parent,
-        )
-        engine = make_engine(database_url)
         sampler_task: asyncio.Task[None] | None = None
-        try:
-            worker.start()
-            await asyncio.to_thread(worker.wait_ready)
-            client = await Client.connect(server.address)
-            rss = RssSampler(worker.pid)
-            rss_idle = rss.now()
-            sampler_task = asyncio.create_task(rss.run())
-            minimal_count = min(MINIMAL_COUNT, clocks)
-            print("warming up", flush=True)
-            await run_minimal(client, 20, "warm-min-")
-            for i in range(20):
-                app = application(f"WARM-{i:03d}", CATEGORIES[i % len(CATEGORIES)])
-                today = datetime.now(UTC).date().isoformat()
-                await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
-            await wait_for_rows(
-                count_applications, engine, "WARM-", 20, timeout=120, what="warm-up rows"
-            )
+        async with scale_stack(tmp, server_kind, SHOT_CLOCK_QUEUE, PYTHONTZPATH=tzpath) as stack:
+            smtp, engine, client, rss = stack.smtp, stack.engine, stack.client, stack.rss
+            try:
+                rss_idle = rss.now()
+                sampler_task = asyncio.create_task(rss.run())
+                minimal_count = min(MINIMAL_COUNT, clocks)
+                print("warming up", flush=True)
+                await run_minimal(client, 20, "warm-min-")
+                for i in range(20):
+                    app = application(f"WARM-{i:03d}", CATEGORIES[i % len(CATEGORIES)])
+                    today = datetime.now(UTC).date().isoformat()
+                    await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
+                await wait_for_rows(
+                    count_applications, engine, "WARM-", 20, timeout=120, what="warm-up rows"
+                )
 
-            minimal_before = await run_minimal(client, minimal_count, "min-before-")
-            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
-            print(f"opening {clocks:,} clocks", flush=True)
-            clock_rate = await open_clocks(client, engine, clocks, rss)
-            await wait_for_rows(
-                count_events, engine, "SCALE-", clocks, timeout=900, what="event rows"
-            )
-            minimal_after = await run_minimal(client, minimal_count, "min-after-")
-            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
-            await asyncio.sleep(3.0)
-            rss_open = rss.now()
+                minimal_before = await run_minimal(client, minimal_count, "min-before-")
+                print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+                print(f"opening {clocks:,} clocks", flush=True)
+                clock_rate = await open_clocks(client, engine, clocks, rss)
+                await wait_for_rows(
+                    count_events, engine, "SCALE-", clocks, timeout=900, what="event rows"
+                )
+                minimal_after = await run_minimal(client, minimal_count, "min-after-")
+                print(
+                    f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True
+                )
+                await asyncio.sleep(3.0)
+                rss_open = rss.now()
 
-            # Latency: clocks whose reminder fires at known instants.
-            base = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD_S)
-            step = SPREAD_S / max(1, latency_clocks)
-            planned: dict[str, datetime] = {}
-            inputs = []
-            for i in range(latency_clocks):
-                fire_at = base + timedelta(seconds=round(i * step, 3))
-                clock_input, key = latency_clock(zones, i, fire_at)
-                planned[key] = fire_at
-                inputs.append(clock_input)
-            print(f"latency: {latency_clocks} reminders firing from {base:%H:%M:%S}", flush=True)
-            await asyncio.gather(*(start_clock(client, c) for c in inputs))
-            deadline = time.monotonic() + LEAD_S + SPREAD_S + 120
-            while not set(planned) <= set(smtp.keys()) and time.monotonic() < deadline:
-                await asyncio.sleep(0.5)
-            accepted = smtp.by_key()
-            latencies = sorted(
-                accepted[key][0].at - fire_at.timestamp()
-                for key, fire_at in planned.items()
-                if key in accepted
-            )
-            missing = len(planned) - len(latencies)
-            rss_end = rss.now()
-        finally:
-            if sampler_task is not None:
-                sampler_task.cancel()
-            minimal.terminate()
-            minimal.wait(timeout=30)
-            worker.stop()
-            smtp.stop()
-            await asyncio.to_thread(server.stop)
-            engine.dispose()
+                # Latency: clocks whose reminder fires at known instants.
+                base = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD_S)
+                step = SPREAD_S / max(1, latency_clocks)
+                planned: dict[str, datetime] = {}
+                inputs = []
+                for i in range(latency_clocks):
+                    fire_at = base + timedelta(seconds=round(i * step, 3))
+                    clock_input, key = latency_clock(zones, i, fire_at)
+                    planned[key] = fire_at
+                    inputs.append(clock_input)
+                print(
+                    f"latency: {latency_clocks} reminders firing from {base:%H:%M:%S}", flush=True
+                )
+                await asyncio.gather(*(start_clock(client, c) for c in inputs))
+                deadline = time.monotonic() + LEAD_S + SPREAD_S + 120
+                while not set(planned) <= set(smtp.keys()) and time.monotonic() < deadline:
+                    await asyncio.sleep(0.5)
+                accepted = smtp.by_key()
+                latencies = sorted(
+                    accepted[key][0].at - fire_at.timestamp()
+                    for key, fire_at in planned.items()
+                    if key in accepted
+                )
+                missing = len(planned) - len(latencies)
+                rss_end = rss.now()
+            finally:
+                if sampler_task is not None:
+                    sampler_task.cancel()
 
     minimal_rate = (minimal_before + minimal_after) / 2
     return {
