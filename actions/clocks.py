@@ -281,7 +281,9 @@ class ClockActions:
         try:
             handle = await client.start_workflow(
                 JurisdictionClosureWorkflow.run,
-                JurisdictionClosureInput(jurisdiction_key, day, who.email, ids, permit_ids),
+                JurisdictionClosureInput(
+                    jurisdiction_key, day, who.email, ids, permit_ids, reason=reason
+                ),
                 id=workflow_id,
                 task_queue=self.gateway.task_queue,
             )

@@ -37,7 +37,7 @@ from models.permit_clock import (
 )
 from models.schema import PermitClockRow, PermitEventRow
 from rules.access import Principal, require
-from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
+from rules.packs import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
 from settings import Settings
@@ -188,13 +188,8 @@ class PermitActions:
     gateway: Gateway
     sessions: sessionmaker[Session]
 
-    def permit_city(self, key: str = "") -> Jurisdiction:
-        try:
-            if key:
-                return jurisdiction(key)
-            return default_jurisdiction(self.settings.default_jurisdiction)
-        except ValueError as err:
-            raise bad(f"jurisdiction: {err}") from None
+    def city(self, key: str = "") -> Jurisdiction:  # provided by ClockActions
+        raise NotImplementedError
 
     def _permit_row(self, clock_id: str) -> PermitClockRow | None:
         with self.sessions() as session:
@@ -220,7 +215,7 @@ class PermitActions:
         self, who: Principal, request: OpenPermitClock
     ) -> PermitClockSummary:
         require(who, request.permission)
-        city = self.permit_city(request.jurisdiction)
+        city = self.city(request.jurisdiction)
         start = plan_open(
             who,
             request,

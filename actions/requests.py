@@ -290,7 +290,7 @@ class AddLocalClosure(ClockEventRequest):
         object.__setattr__(self, "date", check_date(self.date, "date", required=True))
 
     def payload(self, by: str, when: str) -> Any:
-        return LocalClosureInput(when, by)
+        return LocalClosureInput(when, by, self.note)
 
 
 @dataclass(frozen=True, kw_only=True)

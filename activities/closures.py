@@ -33,7 +33,8 @@ class ClosureActivities:
         try:
             # The result (each workflow's own update result) is not needed here.
             await handle.execute_update(
-                "add_local_closure", LocalClosureInput(input.date, input.added_by)
+                "add_local_closure",
+                LocalClosureInput(input.date, input.added_by, input.reason),
             )
         except WorkflowUpdateFailedError as err:
             reason = str(err.cause or err)

@@ -251,6 +251,8 @@ class LocalClosureInput:
 
     date: str
     recorded_by: str = ""
+    # Why the offices are closed, as the administrator gave it (the ledger repeats it).
+    reason: str = ""
 
 
 @dataclass
@@ -285,6 +287,7 @@ class ClockClosureInput:
     application_id: str
     date: str
     added_by: str
+    reason: str = ""
 
 
 @dataclass
@@ -297,6 +300,7 @@ class JurisdictionClosureInput:
     added_by: str
     application_ids: list[str]
     permit_clock_ids: list[str] = field(default_factory=list)
+    reason: str = ""
 
 
 @dataclass

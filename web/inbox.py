@@ -498,7 +498,13 @@ class Inbox:
     capped: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"items": [i.to_json() for i in self.items], "covers": self.sections}
+        # `capped` tells an API client what the page says with "the nearest N": the full
+        # lists (/api/v1/applications, review queues, projects) hold the rest.
+        return {
+            "items": [i.to_json() for i in self.items],
+            "covers": self.sections,
+            "capped": self.capped,
+        }
 
 
 def inbox_for(

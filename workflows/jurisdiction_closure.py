@@ -48,7 +48,7 @@ class JurisdictionClosureWorkflow:
                 *(
                     workflow.execute_activity(
                         name,
-                        ClockClosureInput(clock_id, input.date, input.added_by),
+                        ClockClosureInput(clock_id, input.date, input.added_by, input.reason),
                         result_type=str,
                         start_to_close_timeout=UPDATE_TIMEOUT,
                         retry_policy=RETRY,

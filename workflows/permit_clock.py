@@ -189,7 +189,9 @@ class PermitClockWorkflow:
         """A closure day the city added after opening (one clock, or the jurisdiction's
         fan-out): dates that count business days or roll move; the ledger says what."""
         async with self._lock:
-            self._state.add_local_closure(input.date, input.recorded_by, workflow.now())
+            self._state.add_local_closure(
+                input.date, input.recorded_by, workflow.now(), input.reason
+            )
         self._dirty = True
         return PermitUpdateResult("", self._state.clock(workflow.now()))
 

@@ -215,10 +215,12 @@ class PermitClockState:
         closed = self.layers().closure_dates
         common.check_closure_day(day, lambda d: date.fromisoformat(d) in closed)
 
-    def add_local_closure(self, day: str, added_by: str, now: datetime) -> dict[str, Any]:
+    def add_local_closure(
+        self, day: str, added_by: str, now: datetime, reason: str = ""
+    ) -> dict[str, Any]:
         """Add the day to the frozen calendar's closure layer and record what it moved."""
         before = self.clock(now)
-        layers = self.layers().with_closures([(date.fromisoformat(day), "")])
+        layers = self.layers().with_closures([(date.fromisoformat(day), reason)])
         cal = self.info.calendar
         cal.layers = shared_layers(layers.to_dict(), layers.fingerprint)
         cal.fingerprint = layers.fingerprint
@@ -234,9 +236,11 @@ class PermitClockState:
             "date": self.today(now).isoformat(),
             "closed": day,
             "added_by": added_by,
+            "reason": reason,
             "moved": shift,
             "effect": (
-                f"closure day {day} added by {added_by or 'an administrator'}: "
+                f"closure day {day}{f' ({reason})' if reason else ''} added by "
+                f"{added_by or 'an administrator'}: "
                 + ("; ".join(moved) if moved else "no date moved")
             ),
         }

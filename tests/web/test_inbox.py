@@ -6,6 +6,7 @@ import re
 from datetime import timedelta
 
 from tests.web.helpers import Browser, Stackish, city_today, csrf_of
+from web.inbox import INBOX_CAP, Inbox
 from web.present import human_date
 
 PM = "pm@cotati.example"
@@ -18,6 +19,15 @@ def items(browser: Browser, email: str) -> list[dict]:
     response = browser.api(email, "GET", "/api/v1/inbox")
     assert response.status_code == 200, response.text
     return response.json()["items"]
+
+
+def test_the_api_inbox_says_whether_it_holds_only_the_nearest_items(browser: Browser) -> None:
+    body = browser.api(PM, "GET", "/api/v1/inbox").json()
+    # Other tests share the city, so its size is not known here: the flag is there and
+    # the list never passes the cap.
+    assert isinstance(body["capped"], bool)
+    assert len(body["items"]) <= INBOX_CAP
+    assert Inbox([], ["x"], capped=True).to_json()["capped"] is True
 
 
 def test_planner_sees_closing_notice_windows_and_clocks_near_their_date(

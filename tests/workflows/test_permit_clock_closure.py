@@ -41,7 +41,9 @@ async def fan_out(
     with h.env.with_time_skipping_disabled():
         return await h.env.client.execute_workflow(
             JurisdictionClosureWorkflow.run,
-            JurisdictionClosureInput("cotati", day.isoformat(), "admin@city.test", [], permit_ids),
+            JurisdictionClosureInput(
+                "cotati", day.isoformat(), "admin@city.test", [], permit_ids, reason="furlough day"
+            ),
             id=f"closure-permit-test-{run}-{h.task_queue}",
             task_queue=h.task_queue,
         )
@@ -77,7 +79,11 @@ async def test_a_closure_day_reaches_open_permit_clocks_through_the_fan_out(
     assert after_review["due_date"] == one_more.isoformat()
     assert after_review["conservative_date"] == before_review["conservative_date"]
     line = next(e for e in after_review["ledger"] if e["event"] == "local_closure")
-    assert f"closure day {closed.isoformat()} added by admin@city.test" in line["effect"]
+    # The administrator's reason travels with the day: an attorney reads why it moved.
+    assert (
+        f"closure day {closed.isoformat()} (furlough day) added by admin@city.test"
+        in line["effect"]
+    )
     assert f"due_date {before_review['due_date']} -> {one_more.isoformat()}" in line["effect"]
     # The read model follows (the deadlines list and the permit page read it).
     await wait_for(

@@ -177,7 +177,7 @@ def _open_form(
 ) -> HTMLResponse:
     ctx = ctx_of(request)
     try:
-        defaults = {"jurisdiction": ctx.actions.permit_city().key}
+        defaults = {"jurisdiction": ctx.actions.city().key}
     except ActionFailed:
         defaults = {}
     return render(
