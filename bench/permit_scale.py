@@ -143,32 +143,20 @@ async def measure(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="clearance-permit-scale-", dir=tmp_root) as name:
         tmp = Path(name)
-        sampler: asyncio.Task[None] | None = None
         async with scale_stack(tmp, server_kind, QUEUE) as stack:
             engine, client, rss = stack.engine, stack.client, stack.rss
-            try:
-                rss_idle = rss.now()
-                sampler = asyncio.create_task(rss.run())
-                minimal_count = min(MINIMAL_COUNT, clocks)
-                print("warming up", flush=True)
-                await run_minimal(client, 20, "warm-min-")
-                minimal_before = await run_minimal(client, minimal_count, "min-before-")
-                print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
-                print(f"opening {clocks:,} permit clocks", flush=True)
-                stop_at = time.monotonic() + budget_s
-                opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
-                await wait_rows(
-                    engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows"
-                )
-                minimal_after = await run_minimal(client, minimal_count, "min-after-")
-                print(
-                    f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True
-                )
-                await asyncio.sleep(3.0)
-                rss_open = rss.now()
-            finally:
-                if sampler is not None:
-                    sampler.cancel()
+            rss_idle = stack.rss_idle
+            minimal_count = min(MINIMAL_COUNT, clocks)
+            minimal_before = await run_minimal(client, minimal_count, "min-before-")
+            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+            print(f"opening {clocks:,} permit clocks", flush=True)
+            stop_at = time.monotonic() + budget_s
+            opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
+            await wait_rows(engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows")
+            minimal_after = await run_minimal(client, minimal_count, "min-after-")
+            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
+            await asyncio.sleep(3.0)
+            rss_open = rss.now()
     minimal_rate = (minimal_before + minimal_after) / 2
     return {
         "clocks": opened,

@@ -126,6 +126,31 @@ class WorkerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
+    @classmethod
+    def beside(
+        cls,
+        data_dir: Path,
+        *,
+        temporal_address: str,
+        task_queue: str,
+        database_url: str,
+        smtp_port: int | None,
+        command: list[str] | None = None,
+        **extra: str,
+    ) -> WorkerProcess:
+        """The worker for a stack started under `data_dir` (its log, outbox and a free
+        health port there): what the benchmarks and the fault tests each run."""
+        env = worker_env(
+            data_dir=data_dir,
+            temporal_address=temporal_address,
+            task_queue=task_queue,
+            database_url=database_url,
+            smtp_port=smtp_port,
+            health_port=free_port(),
+            **extra,
+        )
+        return cls(env, data_dir / "worker.log", command)
+
     def start(self) -> None:
         log = open(self.log_file, "ab")  # noqa: SIM115 - owned by the child process
         self.process = subprocess.Popen(

@@ -61,7 +61,7 @@ from bench.harness import (
     wait_for_rows,
 )
 from bench.minimal import MinimalWorkflow, noop
-from bench.processes import SmtpRecorder, WorkerProcess, worker_env
+from bench.processes import SmtpRecorder, WorkerProcess
 from bench.run_all import Figure, machine, table, write
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
@@ -239,6 +239,7 @@ class ScaleStack:
     engine: Engine
     client: Client
     rss: RssSampler
+    rss_idle: float  # MiB, the worker ready and idle, before any workflow ran
 
 
 @contextlib.asynccontextmanager
@@ -252,18 +253,14 @@ async def scale_stack(
     smtp = SmtpRecorder()
     smtp.start()
     database_url = f"sqlite:///{tmp / 'clearance.db'}"
-    worker = WorkerProcess(
-        worker_env(
-            data_dir=tmp,
-            temporal_address=server.address,
-            task_queue=task_queue,
-            database_url=database_url,
-            smtp_port=smtp.port,
-            health_port=free_port(),
-            CLEARANCE_LOG_LEVEL="WARNING",
-            **env,
-        ),
-        tmp / "worker.log",
+    worker = WorkerProcess.beside(
+        tmp,
+        temporal_address=server.address,
+        task_queue=task_queue,
+        database_url=database_url,
+        smtp_port=smtp.port,
+        CLEARANCE_LOG_LEVEL="WARNING",
+        **env,
     )
     minimal = subprocess.Popen(
         [sys.executable, "-m", "bench.scale", "--minimal-worker", server.address],
@@ -274,7 +271,15 @@ async def scale_stack(
         worker.start()
         await asyncio.to_thread(worker.wait_ready)
         client = await Client.connect(server.address)
-        yield ScaleStack(server, smtp, worker, engine, client, RssSampler(worker.pid))
+        rss = RssSampler(worker.pid)
+        rss_idle = rss.now()
+        sampler = asyncio.create_task(rss.run())
+        try:
+            print("warming up", flush=True)
+            await run_minimal(client, 20, "warm-min-")
+            yield ScaleStack(server, smtp, worker, engine, client, rss, rss_idle)
+        finally:
+            sampler.cancel()
     finally:
         minimal.terminate()
         minimal.wait(timeout=30)
@@ -293,65 +298,53 @@ async def measure(
         zones.mkdir()
         tzpath = os.pathsep.join([str(zones), *zoneinfo.TZPATH])
         zoneinfo.reset_tzpath([str(zones), *zoneinfo.TZPATH])
-        sampler_task: asyncio.Task[None] | None = None
         async with scale_stack(tmp, server_kind, SHOT_CLOCK_QUEUE, PYTHONTZPATH=tzpath) as stack:
             smtp, engine, client, rss = stack.smtp, stack.engine, stack.client, stack.rss
-            try:
-                rss_idle = rss.now()
-                sampler_task = asyncio.create_task(rss.run())
-                minimal_count = min(MINIMAL_COUNT, clocks)
-                print("warming up", flush=True)
-                await run_minimal(client, 20, "warm-min-")
-                for i in range(20):
-                    app = application(f"WARM-{i:03d}", CATEGORIES[i % len(CATEGORIES)])
-                    today = datetime.now(UTC).date().isoformat()
-                    await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
-                await wait_for_rows(
-                    count_applications, engine, "WARM-", 20, timeout=120, what="warm-up rows"
-                )
+            rss_idle = stack.rss_idle
+            minimal_count = min(MINIMAL_COUNT, clocks)
+            for i in range(20):
+                app = application(f"WARM-{i:03d}", CATEGORIES[i % len(CATEGORIES)])
+                today = datetime.now(UTC).date().isoformat()
+                await start_clock(client, ShotClockInput(app, [ClockEvent("submitted", today)]))
+            await wait_for_rows(
+                count_applications, engine, "WARM-", 20, timeout=120, what="warm-up rows"
+            )
 
-                minimal_before = await run_minimal(client, minimal_count, "min-before-")
-                print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
-                print(f"opening {clocks:,} clocks", flush=True)
-                clock_rate = await open_clocks(client, engine, clocks, rss)
-                await wait_for_rows(
-                    count_events, engine, "SCALE-", clocks, timeout=900, what="event rows"
-                )
-                minimal_after = await run_minimal(client, minimal_count, "min-after-")
-                print(
-                    f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True
-                )
-                await asyncio.sleep(3.0)
-                rss_open = rss.now()
+            minimal_before = await run_minimal(client, minimal_count, "min-before-")
+            print(f"minimal workflows: {minimal_before:.1f}/s", flush=True)
+            print(f"opening {clocks:,} clocks", flush=True)
+            clock_rate = await open_clocks(client, engine, clocks, rss)
+            await wait_for_rows(
+                count_events, engine, "SCALE-", clocks, timeout=900, what="event rows"
+            )
+            minimal_after = await run_minimal(client, minimal_count, "min-after-")
+            print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
+            await asyncio.sleep(3.0)
+            rss_open = rss.now()
 
-                # Latency: clocks whose reminder fires at known instants.
-                base = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD_S)
-                step = SPREAD_S / max(1, latency_clocks)
-                planned: dict[str, datetime] = {}
-                inputs = []
-                for i in range(latency_clocks):
-                    fire_at = base + timedelta(seconds=round(i * step, 3))
-                    clock_input, key = latency_clock(zones, i, fire_at)
-                    planned[key] = fire_at
-                    inputs.append(clock_input)
-                print(
-                    f"latency: {latency_clocks} reminders firing from {base:%H:%M:%S}", flush=True
-                )
-                await asyncio.gather(*(start_clock(client, c) for c in inputs))
-                deadline = time.monotonic() + LEAD_S + SPREAD_S + 120
-                while not set(planned) <= set(smtp.keys()) and time.monotonic() < deadline:
-                    await asyncio.sleep(0.5)
-                accepted = smtp.by_key()
-                latencies = sorted(
-                    accepted[key][0].at - fire_at.timestamp()
-                    for key, fire_at in planned.items()
-                    if key in accepted
-                )
-                missing = len(planned) - len(latencies)
-                rss_end = rss.now()
-            finally:
-                if sampler_task is not None:
-                    sampler_task.cancel()
+            # Latency: clocks whose reminder fires at known instants.
+            base = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD_S)
+            step = SPREAD_S / max(1, latency_clocks)
+            planned: dict[str, datetime] = {}
+            inputs = []
+            for i in range(latency_clocks):
+                fire_at = base + timedelta(seconds=round(i * step, 3))
+                clock_input, key = latency_clock(zones, i, fire_at)
+                planned[key] = fire_at
+                inputs.append(clock_input)
+            print(f"latency: {latency_clocks} reminders firing from {base:%H:%M:%S}", flush=True)
+            await asyncio.gather(*(start_clock(client, c) for c in inputs))
+            deadline = time.monotonic() + LEAD_S + SPREAD_S + 120
+            while not set(planned) <= set(smtp.keys()) and time.monotonic() < deadline:
+                await asyncio.sleep(0.5)
+            accepted = smtp.by_key()
+            latencies = sorted(
+                accepted[key][0].at - fire_at.timestamp()
+                for key, fire_at in planned.items()
+                if key in accepted
+            )
+            missing = len(planned) - len(latencies)
+            rss_end = rss.now()
 
     minimal_rate = (minimal_before + minimal_after) / 2
     return {

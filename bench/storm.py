@@ -83,7 +83,7 @@ from bench.harness import (
     count_applications,
     wait_for_rows,
 )
-from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess, worker_env
+from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess
 from bench.run_all import Figure, machine, table, write
 from bench.scale import tzif
 from bench.storm_minimal import MINIMAL_SEND, MinimalLetter, MinimalStormInput, MinimalStormWorkflow
@@ -532,18 +532,14 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     cwd=PROJECT_ROOT,
                 )
             )
-            worker = WorkerProcess(
-                worker_env(
-                    data_dir=tmp,
-                    temporal_address=server.address,
-                    task_queue=SHOT_CLOCK_QUEUE,
-                    database_url=database_url,
-                    smtp_port=smtp_port,
-                    health_port=free_port(),
-                    CLEARANCE_LOG_LEVEL="WARNING",
-                ),
-                tmp / "worker.log",
+            worker = WorkerProcess.beside(
+                tmp,
+                temporal_address=server.address,
+                task_queue=SHOT_CLOCK_QUEUE,
+                database_url=database_url,
+                smtp_port=smtp_port,
                 command=[sys.executable, "-m", "bench.storm", "--probed-worker", str(probe)],
+                CLEARANCE_LOG_LEVEL="WARNING",
             )
             worker.start()
             await asyncio.to_thread(worker.wait_ready)

@@ -23,7 +23,7 @@ from sqlalchemy import Engine, select
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.testing import TimeSkipper, TimeSkippingConfig
 
-from bench.processes import SmtpRecorder, WorkerProcess, worker_env
+from bench.processes import SmtpRecorder, WorkerProcess
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import ClockEvent, ShotClockInput
@@ -99,18 +99,14 @@ async def fault_stack(
     await asyncio.to_thread(server.start)
     smtp = SmtpRecorder()
     smtp.start()
-    worker = WorkerProcess(
-        worker_env(
-            data_dir=tmp,
-            temporal_address=server.address,
-            task_queue=task_queue,
-            database_url=database_url,
-            smtp_port=smtp.port,
-            health_port=free_port(),
-            CLEARANCE_OPERATOR_EMAIL=OPERATOR,
-            **worker_settings,
-        ),
-        tmp / "worker.log",
+    worker = WorkerProcess.beside(
+        tmp,
+        temporal_address=server.address,
+        task_queue=task_queue,
+        database_url=database_url,
+        smtp_port=smtp.port,
+        CLEARANCE_OPERATOR_EMAIL=OPERATOR,
+        **worker_settings,
     )
     engine = make_engine(database_url)
     stack: FaultStack | None = None
