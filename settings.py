@@ -42,6 +42,14 @@ DEFAULT_MAX_CACHED_WORKFLOWS = 1000
 # wait on the server instead, which costs nothing.
 DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 10
 
+# How long a workflow task may wait on the worker's sticky queue before the server gives up
+# on the worker and reschedules it on the shared queue. The SDK's 10 s is shorter than an
+# 08:00 storm's backlog: nearly every reminder's task timed out there and was scheduled
+# twice, which doubled the server's work (docs/storm.md, "The fourth round"). The server
+# skips a sticky queue nobody has polled for 10 s, so a long wait only delays the tasks
+# already queued for a worker that crashed, by at most this long.
+DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS = 300
+
 
 def _env(name: str, default: str) -> str:
     value = os.environ.get(name)
@@ -65,6 +73,7 @@ class Settings:
     task_queue: str
     max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
     max_concurrent_workflow_tasks: int = DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS
+    sticky_queue_timeout_seconds: float = DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
     # Run workflow code in Temporal's sandbox (CLEARANCE_WORKFLOW_SANDBOX). Off in the
     # shipped worker: the sandbox doubled the CPU of replaying an evicted clock (docs/
     # storm.md); the test suite turns it on, so non-deterministic code still fails there.
@@ -151,6 +160,17 @@ class Settings:
         return self.data_dir / "temporal.db"
 
 
+def _positive_seconds(name: str, default: float) -> float:
+    raw = _env(name, str(default))
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not seconds > 0:
+        raise ValueError(f"{name} must be more than 0 seconds, not {raw!r}")
+    return seconds
+
+
 def _flag(name: str, default: str = "false") -> bool:
     return _env(name, default).lower() in ("1", "true", "yes")
 
@@ -213,6 +233,9 @@ def load_settings() -> Settings:
                 "CLEARANCE_MAX_CONCURRENT_WORKFLOW_TASKS",
                 str(DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS),
             )
+        ),
+        sticky_queue_timeout_seconds=_positive_seconds(
+            "CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
         ),
         workflow_sandbox=_flag("CLEARANCE_WORKFLOW_SANDBOX"),
         worker_niceness=int(_env("CLEARANCE_WORKER_NICENESS", "10")),

@@ -141,6 +141,10 @@ def build_worker(
     worker_options.setdefault(
         "max_concurrent_workflow_tasks", settings.max_concurrent_workflow_tasks
     )
+    worker_options.setdefault(
+        "sticky_queue_schedule_to_start_timeout",
+        timedelta(seconds=settings.sticky_queue_timeout_seconds),
+    )
     # Take no more activities than there are threads to run them: the SDK's default (100)
     # lets a storm of reminders start 100 activities whose start-to-close timeouts run
     # while 84 of them wait for a thread, and keeps them from another worker that is free.

@@ -93,6 +93,7 @@ from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from rules.alerts import SEND_AT
 from rules.shot_clock import TERMINAL_STATUSES
+from settings import DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
 from stack.temporal_server import SQLITE_PRAGMAS, DevServer, free_port
 from worker import WORKFLOW_RUNNER
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
@@ -253,6 +254,12 @@ async def run_minimal_worker(address: str, smtp_port: int) -> None:
             activities=[mailer.send],
             activity_executor=pool,
             workflow_runner=WORKFLOW_RUNNER,
+            # The one setting taken from ours: with the SDK's 10 s, the storm's backlog
+            # times out of the sticky queue and every task is scheduled twice, so the ratio
+            # would measure that setting rather than what our workflow adds.
+            sticky_queue_schedule_to_start_timeout=timedelta(
+                seconds=DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
+            ),
         ).run()
 
 

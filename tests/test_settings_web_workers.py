@@ -1,4 +1,4 @@
-"""`clearance web` uses the machine's cores unless told otherwise."""
+"""Worker and web process settings read from the environment."""
 
 from __future__ import annotations
 
@@ -17,3 +17,19 @@ def test_web_processes_default_to_the_cpu_count(monkeypatch: pytest.MonkeyPatch)
 def test_web_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLEARANCE_WEB_WORKERS", "3")
     assert load_settings().web_processes == 3
+
+
+def test_sticky_queue_timeout_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", raising=False)
+    assert load_settings().sticky_queue_timeout_seconds == 300
+    monkeypatch.setenv("CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", "45.5")
+    assert load_settings().sticky_queue_timeout_seconds == 45.5
+
+
+@pytest.mark.parametrize("raw", ["five minutes", "0", "-10"])
+def test_a_bad_sticky_queue_timeout_names_the_setting(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", raw)
+    with pytest.raises(ValueError, match=f"CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS .*{raw!r}"):
+        load_settings()
