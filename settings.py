@@ -42,6 +42,13 @@ DEFAULT_MAX_CACHED_WORKFLOWS = 1000
 # wait on the server instead, which costs nothing.
 DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 10
 
+# Threads that run activities (notices, read-model writes) in one worker. Each notice is a
+# few milliseconds of Python between waits on SMTP and the database; past a handful of
+# threads they mostly queue for the interpreter lock, and an 08:00 storm's notices cost
+# more CPU each with 16 threads than with 8 (docs/storm.md). Kept connections make a slow
+# remote relay cheap enough that 8 still send dozens of letters a second.
+DEFAULT_ACTIVITY_THREADS = 8
+
 # How long a workflow task may wait on the worker's sticky queue before the server gives up
 # on the worker and reschedules it on the shared queue. The SDK's 10 s is shorter than an
 # 08:00 storm's backlog: nearly every reminder's task timed out there and was scheduled
@@ -74,6 +81,7 @@ class Settings:
     max_cached_workflows: int = DEFAULT_MAX_CACHED_WORKFLOWS
     max_concurrent_workflow_tasks: int = DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS
     sticky_queue_timeout_seconds: float = DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
+    activity_threads: int = DEFAULT_ACTIVITY_THREADS
     # Run workflow code in Temporal's sandbox (CLEARANCE_WORKFLOW_SANDBOX). Off in the
     # shipped worker: the sandbox doubled the CPU of replaying an evicted clock (docs/
     # storm.md); the test suite turns it on, so non-deterministic code still fails there.
@@ -171,6 +179,17 @@ def _positive_seconds(name: str, default: float) -> float:
     return seconds
 
 
+def _at_least_one(name: str, default: int) -> int:
+    raw = _env(name, str(default))
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {raw!r}")
+    return value
+
+
 def _flag(name: str, default: str = "false") -> bool:
     return _env(name, default).lower() in ("1", "true", "yes")
 
@@ -237,6 +256,7 @@ def load_settings() -> Settings:
         sticky_queue_timeout_seconds=_positive_seconds(
             "CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
         ),
+        activity_threads=_at_least_one("CLEARANCE_ACTIVITY_THREADS", DEFAULT_ACTIVITY_THREADS),
         workflow_sandbox=_flag("CLEARANCE_WORKFLOW_SANDBOX"),
         worker_niceness=int(_env("CLEARANCE_WORKER_NICENESS", "10")),
     )

@@ -26,7 +26,7 @@ from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from activities.closures import ClosureActivities
-from activities.mail import Transport, transport_from_settings
+from activities.mail import SmtpTransport, Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
 from activities.permit_records import PermitClockRecords
@@ -223,11 +223,13 @@ async def main() -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    with ThreadPoolExecutor(max_workers=16) as executor:
+    transport = transport_from_settings(settings)
+    with ThreadPoolExecutor(max_workers=settings.activity_threads) as executor:
         worker = build_worker(
             client,
             settings,
             executor=executor,
+            transport=transport,
             warm_templates=True,
             graceful_shutdown_timeout=timedelta(seconds=settings.graceful_shutdown_seconds),
         )
@@ -251,7 +253,11 @@ async def main() -> None:
         stopping.cancel()
         if health is not None:
             await health.stop()
-        await running  # re-raises a fatal worker error
+        try:
+            await running  # re-raises a fatal worker error
+        finally:
+            if isinstance(transport, SmtpTransport):
+                transport.close()  # QUIT on the connections kept open between letters
         log.info("worker stopped")
 
 

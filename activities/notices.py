@@ -123,37 +123,39 @@ class NoticeActivities:
         cc: list[str],
     ) -> NoticeReceipt:
         """The one exactly-once delivery path: skip if delivered, else render, record
-        pending, deliver, record delivered. `render` runs only when something is sent."""
-        with self._sessions() as session:
-            done = session.get(Notice, key)
-            if done is not None and done.delivery_state == DELIVERED:
-                # A retry after a crash past delivery, or a replayed workflow: never resend.
-                return NoticeReceipt(key, True, True, done.transport, done.location)
-
-        to = _addresses(to)
-        cc = [a for a in _addresses(cc) if a not in to]
-        if not to and not cc:
-            raise ApplicationError(
-                f"notice {key} ({kind}) for {subject_id} "
-                "has no recipient: set the contact e-mail addresses",
-                type="NoRecipient",
-                non_retryable=True,
-            )
-        try:
-            rendered = render()
-        except UnknownNoticeKind as err:
-            raise ApplicationError(str(err), type="UnknownNoticeKind", non_retryable=True) from err
-        except InvalidNoticeDetails as err:
-            raise ApplicationError(
-                str(err), type="InvalidNoticeDetails", non_retryable=True
-            ) from err
-        msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
-
-        now = datetime.now(UTC)
+        pending, deliver, record delivered. `render` runs only when something is sent.
+        Two transactions on the common path: the check and the pending row are one."""
         with self._sessions.begin() as session:
             row = session.get(Notice, key)
+            if row is not None and row.delivery_state == DELIVERED:
+                # A retry after a crash past delivery, or a replayed workflow: never resend.
+                return NoticeReceipt(key, True, True, row.transport, row.location)
+
+            to = _addresses(to)
+            cc = [a for a in _addresses(cc) if a not in to]
+            if not to and not cc:
+                raise ApplicationError(
+                    f"notice {key} ({kind}) for {subject_id} "
+                    "has no recipient: set the contact e-mail addresses",
+                    type="NoRecipient",
+                    non_retryable=True,
+                )
+            try:
+                rendered = render()
+            except UnknownNoticeKind as err:
+                raise ApplicationError(
+                    str(err), type="UnknownNoticeKind", non_retryable=True
+                ) from err
+            except InvalidNoticeDetails as err:
+                raise ApplicationError(
+                    str(err), type="InvalidNoticeDetails", non_retryable=True
+                ) from err
+            msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
+
             if row is None:
-                row = Notice(notice_key=key, created_at=now, attempts=0, last_error="")
+                row = Notice(
+                    notice_key=key, created_at=datetime.now(UTC), attempts=0, last_error=""
+                )
                 session.add(row)
             row.application_id = subject_id
             row.kind = kind
@@ -166,6 +168,8 @@ class NoticeActivities:
             row.delivery_state = PENDING
             row.transport = self._transport.name
             row.attempts = (row.attempts or 0) + 1
+            # An operator alert is raised only after a failed attempt: the first has none.
+            may_have_alert = row.attempts > 1
 
         try:
             location = self._transport.deliver(msg)
@@ -201,7 +205,7 @@ class NoticeActivities:
             row.delivered_at = datetime.now(UTC)
             row.location = location[:500]
             row.last_error = ""
-        if self._operator_alerts is not None:
+        if self._operator_alerts is not None and may_have_alert:
             try:
                 self._operator_alerts.delivered(key)
             except Exception:  # the notice is out; a stale alert is only cosmetic

@@ -6,14 +6,14 @@ What runs, each in its own process, as a city runs it:
 - the Temporal dev server on its SQLite file (`DevServer`, as `clearance run` starts it),
   in a folder on disk (`--tmp-root`, default the system temp folder);
 - the worker: `clearance worker`'s own `main()` with the shipped settings (workflow cache
-  `CLEARANCE_MAX_CACHED_WORKFLOWS`, task slots, 16 activity threads), the app database on
+  `CLEARANCE_MAX_CACHED_WORKFLOWS`, task slots, 8 activity threads), the app database on
   a SQLite file, SMTP as the transport. The only addition is a probe that, on SIGUSR1,
   writes which workflow runs the worker has cached (to count the evicted storm clocks);
 - a real SMTP server (aiosmtpd on loopback) that journals when it accepted each message;
 - the web app (`clearance web`) on the same SQLite read model, with a few hundred
   projects seeded directly (the storm never touches them; seeding them changes nothing
   the storm measures, it only gives the pages a city's data);
-- a minimal worker (SDK defaults) for the baseline storm.
+- a minimal worker (SDK defaults but ours' sticky-queue timeout) for the baseline storm.
 
 The run:
 
@@ -52,7 +52,6 @@ import math
 import os
 import random
 import signal
-import smtplib
 import sqlite3
 import statistics
 import subprocess
@@ -73,9 +72,10 @@ import psutil
 from sqlalchemy import Engine
 from temporalio import activity
 from temporalio.client import Client
+from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 from temporalio.worker import Worker
 
-from activities.mail import NOTICE_KEY_HEADER
+from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
 from bench.harness import (
     CATEGORIES,
     SHOT_CLOCK_QUEUE,
@@ -100,6 +100,7 @@ from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 from workflows.shot_clock_support import ClockState
 
 GOAL_RATIO = 0.5
+METRICS_ADDRESS_ENV = "CLEARANCE_BENCH_METRICS_ADDRESS"
 GOAL_P95_S = 60.0
 GOAL_WEB_P95_MS = 300.0
 MINIMAL_STORM_QUEUE = "bench-storm-minimal"
@@ -220,16 +221,45 @@ def run_probed_worker(probe: Path) -> None:
 
     worker_module.build_worker = capture
     signal.signal(signal.SIGUSR1, dump)
+    # The SDK's own counters (cache hits and misses, workflow tasks), read by the driver.
+    Runtime.set_default(
+        Runtime(
+            telemetry=TelemetryConfig(
+                metrics=PrometheusConfig(bind_address=os.environ[METRICS_ADDRESS_ENV])
+            )
+        )
+    )
     asyncio.run(worker_module.main())
 
 
+# The SDK counters the storm reports for the worker: how its workflow tasks were served.
+SDK_COUNTERS = (
+    "temporal_sticky_cache_hit",
+    "temporal_sticky_cache_miss",
+    "temporal_sticky_cache_total_forced_eviction",
+    "temporal_workflow_task_execution_latency_count",
+    "temporal_workflow_task_replay_latency_count",
+    "temporal_activity_execution_latency_count",
+)
+
+
+def sdk_counters(address: str) -> dict[str, float]:
+    """The worker's SDK counters now, summed over their labels."""
+    text = httpx.get(f"http://{address}/metrics", timeout=10).text
+    out = dict.fromkeys(SDK_COUNTERS, 0.0)
+    for line in text.splitlines():
+        name, _, rest = line.partition("{") if "{" in line else line.partition(" ")
+        if name in out:
+            out[name] += float(line.rsplit(" ", 1)[1])
+    return out
+
+
 class MinimalMailer:
-    """The baseline's one activity: one plain SMTP message, a new connection each time
-    (as the shipped SMTP transport does)."""
+    """The baseline's one activity: one plain SMTP message through the shipped SMTP
+    transport (so its connections are kept and reused as ours are)."""
 
     def __init__(self, host: str, port: int) -> None:
-        self.host = host
-        self.port = port
+        self.transport = SmtpTransport(host, port, timeout=30)
 
     @activity.defn(name=MINIMAL_SEND)
     def send(self, letter: MinimalLetter) -> None:
@@ -237,10 +267,10 @@ class MinimalMailer:
         msg["From"] = "bench@localhost"
         msg["To"] = "planner@city.test"
         msg["Subject"] = f"Minimal storm {letter.letter_key}"
+        msg["Message-ID"] = f"<{letter.letter_key}@bench>"
         msg[NOTICE_KEY_HEADER] = letter.letter_key
         msg.set_content("One letter.")
-        with smtplib.SMTP(self.host, self.port, timeout=30) as smtp:
-            smtp.send_message(msg)
+        self.transport.deliver(msg)
 
 
 async def run_minimal_worker(address: str, smtp_port: int) -> None:
@@ -476,8 +506,47 @@ def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
     return out
 
 
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds by thread kind in one process: its main thread (Python's event loop:
+    workflow code), the SDK core's threads (by their OS names) and the other Python
+    threads (activities)."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            comm = (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        kind = "main thread" if task.name == str(pid) else comm
+        if kind.startswith("python"):
+            kind = "other Python threads"
+        out[kind] = out.get(kind, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def cpu_used(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     return {name: after[name] - before[name] for name in before}
+
+
+async def wait_until_quiet(
+    pids: dict[str, int], names: tuple[str, ...], timeout: float, quiet_s: float = 3.0
+) -> float:
+    """Seconds until the named processes have used under 5% of a core each for `quiet_s`
+    in a row. A letter is out before its clock has finished the workflow task that arms
+    its next timer; the baseline must not start while ours are still doing that."""
+    started = time.monotonic()
+    last = cpu_seconds(pids)
+    quiet_since = started
+    while time.monotonic() - started < timeout:
+        await asyncio.sleep(1.0)
+        now = cpu_seconds(pids)
+        if any(now[n] - last[n] > 0.05 for n in names):
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet_s:
+            return quiet_since - started
+        last = now
+    return time.monotonic() - started
 
 
 def count_warnings(log_file: Path) -> int:
@@ -529,6 +598,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         smtp_port = free_port()
         journal = tmp / "smtp-accepted.tsv"
         probe = tmp / "cache-probe.txt"
+        metrics_address = f"127.0.0.1:{free_port()}"
         procs: list[subprocess.Popen[bytes]] = []
         worker: WorkerProcess | None = None
         web: Server | None = None
@@ -547,6 +617,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 smtp_port=smtp_port,
                 command=[sys.executable, "-m", "bench.storm", "--probed-worker", str(probe)],
                 CLEARANCE_LOG_LEVEL="WARNING",
+                **{METRICS_ADDRESS_ENV: metrics_address},
             )
             worker.start()
             await asyncio.to_thread(worker.wait_ready)
@@ -667,6 +738,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 "smtp": procs[0].pid,
             }
             cpu_at_storm = cpu_seconds(pids)
+            counters_at_storm = sdk_counters(metrics_address)
+            threads_at_storm = thread_cpu(worker.pid)
             print(f"08:00 {zone}: {opened_storm:,} reminders due", flush=True)
             accepted = await wait_letters(journal, STORM_PREFIX, opened_storm, args.timeout)
             drained_at = time.time()
@@ -706,9 +779,25 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 f"{result['web']['during_p95_ms']:.0f} ms; CPU s {result['cpu_ours']}",
                 flush=True,
             )
+            # The clocks finish arming their next timers after the last letter.
+            settled = await wait_until_quiet(pids, ("worker", "server"), args.timeout)
+            result["cpu_ours_settling"] = cpu_used(cpu_at_storm, cpu_seconds(pids))
+            result["sdk_counters"] = cpu_used(counters_at_storm, sdk_counters(metrics_address))
+            threads_now = thread_cpu(worker.pid)
+            result["worker_threads_cpu"] = {
+                k: v - threads_at_storm.get(k, 0.0) for k, v in threads_now.items()
+            }
+            result["settled_s"] = drained_at - fire_at.timestamp() + settled
+            print(
+                f"ours settled {result['settled_s']:.1f} s after 08:00 (every clock back "
+                f"asleep); CPU s since 08:00 {result['cpu_ours_settling']}; worker SDK "
+                f"counters {result['sdk_counters']}; worker threads' CPU s "
+                f"{result['worker_threads_cpu']}",
+                flush=True,
+            )
             result["worker_warnings"] = count_warnings(tmp / "worker.log")
 
-            # 5. The baseline storm, once ours has drained.
+            # 5. The baseline storm, once ours has drained and settled.
             # Long enough to start them all: twice the slowest start rate seen for clocks.
             lead = max(60.0, storm * 2 * max(start_seconds, default=0.1) + 30.0)
             minimal_at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=lead)
@@ -861,8 +950,16 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
             f"{r['storm'] - minimal['missing']:,}/{r['storm']:,}; worker log lines at WARNING "
             f"or above: {r['worker_warnings']}",
             f"- Minimal storm: p50 {minimal['p50_s']:.1f} s, p95 {minimal['p95_s']:.1f} s, "
-            f"max {minimal['max_s']:.1f} s (SDK defaults, its own worker process, after ours "
-            f"drained; {r.get('minimal_started_late', 0)} started after the instant)",
+            f"max {minimal['max_s']:.1f} s (SDK defaults but ours' sticky-queue timeout, its "
+            "own worker process, after ours drained and settled; "
+            f"{r.get('minimal_started_late', 0)} started after the instant)",
+            (
+                f"- Ours settled (every clock's next timer armed) {r['settled_s']:.1f} s after "
+                "08:00; CPU seconds from 08:00 until then: "
+                + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu_ours_settling"].items())
+                if "settled_s" in r
+                else "- Settling after the drain not measured (a run before it was)"
+            ),
             "- CPU seconds used while draining (ours / minimal): "
             + ", ".join(
                 f"{name} {r['cpu_ours'][name]:.1f} / {r['cpu_minimal'][name]:.1f}"

@@ -94,8 +94,10 @@ def make_engine(url: str, migrate: bool = True) -> Engine:
     if is_sqlite:
         # Connections are pooled and handed to whichever activity thread runs next.
         connect_args["check_same_thread"] = False
-    # pre_ping: a connection broken by a database restart is replaced, not handed out.
-    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    # pre_ping: a connection broken by a database server's restart is replaced, not
+    # handed out. A SQLite file has no server to restart, and the ping was a statement
+    # per checkout, three or four per notice (docs/storm.md).
+    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=not is_sqlite)
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     if migrate:

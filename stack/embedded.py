@@ -77,7 +77,7 @@ async def _serve(settings: Settings, with_demo: bool) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    with ThreadPoolExecutor(max_workers=16) as executor:
+    with ThreadPoolExecutor(max_workers=settings.activity_threads) as executor:
         worker = build_worker(client, settings, executor=executor, warm_templates=True)
         async with worker:
             opened: list[str] = []

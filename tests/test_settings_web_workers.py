@@ -33,3 +33,14 @@ def test_a_bad_sticky_queue_timeout_names_the_setting(
     monkeypatch.setenv("CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", raw)
     with pytest.raises(ValueError, match=f"CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS .*{raw!r}"):
         load_settings()
+
+
+def test_activity_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLEARANCE_ACTIVITY_THREADS", raising=False)
+    assert load_settings().activity_threads == 8
+    monkeypatch.setenv("CLEARANCE_ACTIVITY_THREADS", "4")
+    assert load_settings().activity_threads == 4
+    for raw in ("0", "many"):
+        monkeypatch.setenv("CLEARANCE_ACTIVITY_THREADS", raw)
+        with pytest.raises(ValueError, match=f"CLEARANCE_ACTIVITY_THREADS .*{raw!r}"):
+            load_settings()
