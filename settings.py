@@ -167,25 +167,16 @@ class Settings:
         return self.data_dir / "temporal.db"
 
 
-def _positive_seconds(name: str, default: float) -> float:
+def _number(name: str, default: float, *, whole: bool, minimum: float) -> float:
+    """A numeric setting, refused with its variable's name when malformed or too small."""
     raw = _env(name, str(default))
     try:
-        seconds = float(raw)
+        value = int(raw) if whole else float(raw)
     except ValueError:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not seconds > 0:
-        raise ValueError(f"{name} must be more than 0 seconds, not {raw!r}")
-    return seconds
-
-
-def _at_least_one(name: str, default: int) -> int:
-    raw = _env(name, str(default))
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, not {raw!r}")
+        kind = "a whole number" if whole else "a number of seconds"
+        raise ValueError(f"{name} must be {kind}, not {raw!r}") from None
+    if not value >= minimum:
+        raise ValueError(f"{name} must be at least {minimum:g}, not {raw!r}")
     return value
 
 
@@ -252,10 +243,15 @@ def load_settings() -> Settings:
                 str(DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS),
             )
         ),
-        sticky_queue_timeout_seconds=_positive_seconds(
-            "CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS", DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
+        sticky_queue_timeout_seconds=_number(
+            "CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS",
+            DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS,
+            whole=False,
+            minimum=1,
         ),
-        activity_threads=_at_least_one("CLEARANCE_ACTIVITY_THREADS", DEFAULT_ACTIVITY_THREADS),
+        activity_threads=int(
+            _number("CLEARANCE_ACTIVITY_THREADS", DEFAULT_ACTIVITY_THREADS, whole=True, minimum=1)
+        ),
         workflow_sandbox=_flag("CLEARANCE_WORKFLOW_SANDBOX"),
         worker_niceness=int(_env("CLEARANCE_WORKER_NICENESS", "10")),
     )
