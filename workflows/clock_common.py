@@ -31,14 +31,16 @@ NOTICE_TIMEOUT = timedelta(seconds=60)
 # server or the database was down for a while.
 RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
 
-# Notices run as local activities, in the workflow task that decides to send them. A
-# scheduled activity costs a second workflow task to take its result, and in an 08:00
-# storm that task found the clock evicted again and replayed it a second time (every
-# storm clock twice; docs/storm.md, "The fifth round"). The activity is the same code with
-# the same guarantees: it checks and records its notice row before it mails, so a retry
-# after a crash resends the same letter (same Message-ID) or nothing. Patched: a run that
-# began before this keeps scheduling its notices on the task queue when it is replayed.
-NOTICES_AS_LOCAL_ACTIVITIES = "notices-as-local-activities"
+# Notices and read-model writes run as local activities, in the workflow task that
+# decides them. A scheduled activity costs a workflow task of its own to take its result:
+# in an 08:00 storm that task found the clock evicted again and replayed it a second time
+# (every storm clock twice), and a clock's opening took three tasks where one does
+# (docs/storm.md, "The fifth round"). The activities are the same code with the same
+# guarantees: a notice checks and records its row before it mails, so a retry after a
+# crash resends the same letter (same Message-ID) or nothing; a record is an upsert.
+# Patched: a run that began before this keeps scheduling them on the task queue when it is
+# replayed.
+LOCAL_ACTIVITIES = "notices-and-records-as-local-activities"
 
 
 class Timed(Protocol):
@@ -94,23 +96,26 @@ async def sleep_until(timeout: timedelta | None, woken: Callable[[], bool]) -> N
         await workflow.wait_condition(woken, timeout=timeout)
 
 
+async def _run(activity_name: str, arg: Any, timeout: timedelta) -> None:
+    """Run an activity until it succeeds: local unless the run began before that patch."""
+    if workflow.patched(LOCAL_ACTIVITIES):
+        await workflow.execute_local_activity(
+            activity_name, arg, start_to_close_timeout=timeout, retry_policy=RETRY
+        )
+    else:
+        await workflow.execute_activity(
+            activity_name, arg, start_to_close_timeout=timeout, retry_policy=RETRY
+        )
+
+
 async def record(activity_name: str, arg: Any) -> None:
-    """Write to the read model through an activity (retried until it lands)."""
-    await workflow.execute_activity(
-        activity_name, arg, start_to_close_timeout=RECORD_TIMEOUT, retry_policy=RETRY
-    )
+    """Write to the read model through a local activity (retried until it lands)."""
+    await _run(activity_name, arg, RECORD_TIMEOUT)
 
 
 async def send(activity_name: str, arg: Any) -> None:
     """Send a notice through a local activity (retried until it is delivered)."""
-    if workflow.patched(NOTICES_AS_LOCAL_ACTIVITIES):
-        await workflow.execute_local_activity(
-            activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
-        )
-    else:
-        await workflow.execute_activity(
-            activity_name, arg, start_to_close_timeout=NOTICE_TIMEOUT, retry_policy=RETRY
-        )
+    await _run(activity_name, arg, NOTICE_TIMEOUT)
 
 
 def days_moved(before: dict[str, Any], after: dict[str, Any]) -> int | None:

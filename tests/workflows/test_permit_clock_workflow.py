@@ -189,7 +189,10 @@ async def test_refused_events_store_nothing(
 ) -> None:
     h = permit_harness
     info = permit_info("building_permit_expiry", offsets=[])
-    handle = await h.open(info, [PermitEvent("approved", "2019-06-03")])
+    # Issued a month ago: the clock is open (a permit that has already expired closes its
+    # clock in its first workflow task, before any update could reach it).
+    issued = (today() - timedelta(days=30)).isoformat()
+    handle = await h.open(info, [PermitEvent("approved", issued)])
     with pytest.raises(WorkflowUpdateFailedError) as refused:
         await handle.execute_update(PermitClockWorkflow.record_event, event)
     assert expected in str(refused.value.cause).lower()
@@ -203,7 +206,10 @@ async def test_an_extension_after_expiry_is_refused_with_the_reason(
 ) -> None:
     h = permit_harness
     info = permit_info("building_permit_expiry", offsets=[])
-    handle = await h.open(info, [PermitEvent("approved", "2019-06-03")])
+    # Issued a month ago: the clock is open (a permit that has already expired closes its
+    # clock in its first workflow task, before any update could reach it).
+    issued = (today() - timedelta(days=30)).isoformat()
+    handle = await h.open(info, [PermitEvent("approved", issued)])
     with pytest.raises(WorkflowUpdateFailedError) as refused:
         await handle.execute_update(
             PermitClockWorkflow.record_event,
