@@ -33,7 +33,8 @@ from workflows.shot_clock import (
 os.environ.setdefault("CLEARANCE_WORKFLOW_SANDBOX", "true")
 
 # Under CI=true a skip for a missing real part fails the run (tests/ci_plugin.py).
-pytest_plugins = ["tests.ci_plugin"]
+# The test process ends without the interpreter's teardown (tests/teardown_plugin.py).
+pytest_plugins = ["tests.ci_plugin", "tests.teardown_plugin"]
 
 SEARCH_ATTRIBUTE_KEYS = [
     SHOT_CLOCK_DATE,
