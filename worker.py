@@ -151,7 +151,8 @@ def build_worker(
     threads = getattr(executor, "_max_workers", None)
     if isinstance(threads, int):
         worker_options.setdefault("max_concurrent_activities", threads)
-        # Notices are local activities (workflows/clock_common.py): the same threads.
+        # A clock's notices and records are local activities (workflows/clock_common.py):
+        # they run on the same threads.
         worker_options.setdefault("max_concurrent_local_activities", threads)
     renderer = NoticeRenderer()
     if warm_templates:
