@@ -45,7 +45,8 @@ DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = 10
 # Threads that run activities (notices, read-model writes) in one worker. Each notice is a
 # few milliseconds of Python between waits on SMTP and the database; past a handful of
 # threads they mostly queue for the interpreter lock, and an 08:00 storm's notices cost
-# more CPU each with 16 threads than with 8 (docs/storm.md).
+# more CPU each with 16 threads than with 8 (docs/storm.md). Kept connections make a slow
+# remote relay cheap enough that 8 still send dozens of letters a second.
 DEFAULT_ACTIVITY_THREADS = 8
 
 # How long a workflow task may wait on the worker's sticky queue before the server gives up

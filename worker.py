@@ -26,7 +26,7 @@ from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from activities.closures import ClosureActivities
-from activities.mail import Transport, transport_from_settings
+from activities.mail import SmtpTransport, Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
 from activities.permit_records import PermitClockRecords
@@ -256,7 +256,11 @@ async def main() -> None:
         stopping.cancel()
         if health is not None:
             await health.stop()
-        await running  # re-raises a fatal worker error
+        try:
+            await running  # re-raises a fatal worker error
+        finally:
+            if isinstance(transport, SmtpTransport):
+                transport.close()  # QUIT on the connections kept open between letters
         log.info("worker stopped")
 
 

@@ -46,8 +46,10 @@ class SmtpRecorder:
     accepted: list[Accepted] = field(default_factory=list)
     delay: float = 0.0  # seconds to hold each message before accepting (a slow server)
     receiving: int = 0  # messages whose data has arrived, accepted or not yet
-    # Connections that ended with QUIT: a connection whose message was accepted and that
-    # never said QUIT was cut off after the server's "250" (the sender was killed).
+    # Connections that ended with QUIT. The last message accepted on a connection that
+    # never said QUIT may have been cut off after the server's "250" (the sender was
+    # killed before it noted the acceptance); the earlier ones on a kept connection were
+    # not, since their sender went on to the next letter.
     quit_sessions: set[int] = field(default_factory=set)
     _controller: Controller | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -99,10 +101,17 @@ class SmtpRecorder:
             return [a.notice_key for a in self.accepted]
 
     def cut_off(self) -> list[Accepted]:
-        """Messages accepted on a connection that never said QUIT: the sender died between
-        the server's acceptance and the end of its session."""
+        """The last message accepted on each connection that never said QUIT: the one send
+        per connection that a killed sender can have cut off between the server's
+        acceptance and noting it. A sender that keeps its connection for the next letter
+        has finished with every earlier message on it. Stop the senders that are still
+        running cleanly (they say QUIT) before asking, or their open connections count."""
+        last: dict[int, Accepted] = {}
         with self._lock:
-            return [a for a in self.accepted if a.session not in self.quit_sessions]
+            for a in self.accepted:
+                if a.session not in self.quit_sessions:
+                    last[a.session] = a
+        return sorted(last.values(), key=lambda a: a.at)
 
     def by_key(self) -> dict[str, list[Accepted]]:
         out: dict[str, list[Accepted]] = {}

@@ -256,7 +256,7 @@ def sdk_counters(address: str) -> dict[str, float]:
 
 class MinimalMailer:
     """The baseline's one activity: one plain SMTP message through the shipped SMTP
-    transport (a new connection each)."""
+    transport (so its connections are kept and reused as ours are)."""
 
     def __init__(self, host: str, port: int) -> None:
         self.transport = SmtpTransport(host, port, timeout=30)

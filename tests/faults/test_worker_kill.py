@@ -2,8 +2,10 @@
 expiry escalations: every notice reaches the SMTP server and is recorded once, and no
 workflow fails. What the README promises, asserted: a notice reaches the server a second
 time only when a kill cut off the send that carried it after the server had accepted it
-(its connection never said QUIT), so no more copies are resent than sends a kill cut off
-that way; and every resent copy carries the notice's one Message-ID.
+(it was the last message on a connection that never said QUIT: the worker keeps a
+thread's connection for its next letter, so earlier ones on it had finished), so no more
+copies are resent than sends a kill cut off that way; and every resent copy carries the
+notice's one Message-ID.
 
 The worker is the real `clearance worker` in its own process; it is killed with SIGKILL
 (no drain) one to three seconds after each start, while the clocks are fast-forwarded
@@ -78,22 +80,28 @@ async def test_kill_9_worker_during_burst_delivers_each_notice_once(tmp_path: Pa
             await killing
         await asyncio.to_thread(stack.worker.wait_ready)
         await asyncio.sleep(2.0)  # anything still to come (a duplicate) would arrive now
+        # The last worker stops cleanly and says QUIT on the connections it kept, so the
+        # connections left without QUIT are exactly the killed workers'.
+        assert await asyncio.to_thread(stack.worker.terminate) == 0
 
         counts = check_exactly_once(stack, clocks)  # includes: one Message-ID per notice
+        # The last message of each connection a kill left without QUIT: the sends a kill
+        # can have cut off after the server's acceptance (one per connection at most).
         cut_off = stack.smtp.cut_off()
-        # A send cut off after acceptance happens only when a kill lands inside it (the
-        # server may log the acceptance of data that arrived just before the kill a moment
-        # after the process is gone: SLACK).
+        # Every such connection was cut by a kill after its last message (the server may log
+        # the acceptance of data that arrived just before the kill a moment after the
+        # process is gone: SLACK).
         assert all(any(k + SLACK >= c.at for k in kills) for c in cut_off), "cut off, no kill"
         landing = sum(
             1
             for i, k in enumerate(kills)
             if any((kills[i - 1] + SLACK if i else 0.0) < c.at <= k + SLACK for c in cut_off)
         )
+        cut_sends = {(c.session, c.notice_key) for c in cut_off}
         for key, copies in stack.smtp.by_key().items():
-            # Every copy but the last was carried by a send that a kill cut off.
-            cut_sessions = {c.session for c in cut_off}
-            early = [c for c in copies[:-1] if c.session not in cut_sessions]
+            # Every copy but the last was the last message on a connection a kill cut off:
+            # a letter that a kept connection went on from is never sent again.
+            early = [c for c in copies[:-1] if (c.session, key) not in cut_sends]
             assert not early, f"{key} was sent again though its earlier send had finished"
         print(
             f"\n{count} clocks, {len(kills)} kills ({landing} landing inside a send after the "
