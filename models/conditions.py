@@ -1,7 +1,10 @@
 """Plain dataclasses for conditions of approval: what the parser emits, what the project
 workflow keeps, and what crosses into activities. Dates are ISO strings."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Temporal's converter reads these dataclasses'
+# field types with typing.get_type_hints on every decode, and string annotations cost a
+# compile and an eval per field each time (a tenth of the worker's time in an 08:00
+# storm, docs/storm.md). Forward references are quoted instead.
 
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +27,7 @@ KINDS = ("requirement", "conditional", "waivable", "advisory", "recurring", "eve
 class SubItem:
     label: str
     text: str
-    sub_items: list[SubItem] = field(default_factory=list)
+    sub_items: list["SubItem"] = field(default_factory=list)
 
 
 @dataclass

@@ -8,7 +8,10 @@ compute contract's vocabulary (`items`, `outcome`, `document`, `days`, `months`,
 `reason`, `until`, `result`, `qualifying`, `units_change_pct`, `area_change_pct`).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Temporal's converter reads these dataclasses'
+# field types with typing.get_type_hints on every decode, and string annotations cost a
+# compile and an eval per field each time (a tenth of the worker's time in an 08:00
+# storm, docs/storm.md). Forward references are quoted instead.
 
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -95,7 +98,7 @@ class PermitClockInfo:
         default_factory=lambda: list(DEFAULT_PERMIT_REMINDER_OFFSETS)
     )
 
-    def for_activity(self) -> PermitClockInfo:
+    def for_activity(self) -> "PermitClockInfo":
         """This clock as an activity's input: without the frozen calendar layers, which
         activities never read (the workflow counts the days) and which would otherwise
         be repeated in every record and notice in the clock's history."""

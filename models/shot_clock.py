@@ -4,7 +4,10 @@ Dates are ISO strings (YYYY-MM-DD) and day counts are ints: Temporal's default
 payload converter does not carry `date` or `timedelta`.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Temporal's converter reads these dataclasses'
+# field types with typing.get_type_hints on every decode, and string annotations cost a
+# compile and an eval per field each time (a tenth of the worker's time in an 08:00
+# storm, docs/storm.md). Forward references are quoted instead.
 
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -100,7 +103,7 @@ class ApplicationInfo:
     )
     description: str = ""
 
-    def for_activity(self) -> ApplicationInfo:
+    def for_activity(self) -> "ApplicationInfo":
         """This application as an activity's input: without the frozen calendar layers
         and rule pack. Activities never count days (the workflow does), and the frozen
         data (about 17 KiB) repeated in every activity input made each reminder's
