@@ -48,9 +48,29 @@ def message_id_for(notice_key: str) -> str:
     return f"<{digest}@clearance>"
 
 
+def _needs_encoding(word: str) -> bool:
+    # A plain word that looks like an encoded word would be decoded by the reader.
+    return not word.isascii() or "=?" in word
+
+
 def _header_text(value: str) -> str:
-    """An unstructured header (the subject): RFC 2047 words when it is not ASCII."""
-    return value if value.isascii() else Header(value, "utf-8").encode()
+    """An unstructured header (the subject) as EmailMessage writes it: plain words stay
+    readable in the raw message, and each run of non-ASCII words becomes one RFC 2047
+    word (a run, because readers drop the space between two encoded words)."""
+    if not any(_needs_encoding(word) for word in value.split(" ")):
+        return value
+    out: list[str] = []
+    run: list[str] = []
+    for word in [*value.split(" "), None]:
+        if word is not None and _needs_encoding(word):
+            run.append(word)
+            continue
+        if run:
+            out.append(Header(" ".join(run), "utf-8").encode(maxlinelen=998))
+            run = []
+        if word is not None:
+            out.append(word)
+    return " ".join(out)
 
 
 def _address_list(values: list[str]) -> str:

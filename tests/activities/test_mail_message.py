@@ -83,3 +83,27 @@ def test_ascii_bodies_stay_readable_in_the_raw_message() -> None:
     rendered = RenderedNotice(subject="s", text="The clock ends 2026-12-20.", html="<p>x</p>")
     raw = build_message("k", rendered, mail_from="a@b.example", to=["c@d.example"], cc=[])
     assert b"The clock ends 2026-12-20." in raw.as_bytes()
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "City of Cotati: Resubmission received, new dates for APP-31891524 — act by March 11, 2027",
+        "Judicial review deadline: APP-328ee97c may be deemed approved — 0 days to 2027-04-06",
+        "Résolution: Cañada condition №5 — due",
+        "Two — – dashes, and a word that looks encoded: =?utf-8?q?x?=",
+    ],
+)
+def test_accented_subjects_keep_their_plain_words_readable_in_the_raw_message(
+    subject: str,
+) -> None:
+    """As EmailMessage wrote them: only the non-ASCII words are RFC 2047 words, so a filter
+    or a person reading the raw message still finds "Resubmission received"."""
+    rendered = RenderedNotice(subject=subject, text="t", html="<p>t</p>")
+    msg = build_message("k", rendered, mail_from="a@b.example", to=["c@d.example"], cc=[])
+    raw_subject = email.message_from_bytes(msg.as_bytes())["Subject"]  # compat32: not decoded
+    assert "\n" not in raw_subject, "one line"
+    plain = [w for w in subject.split(" ") if w.isascii() and "=?" not in w]
+    for word in plain:
+        assert f" {word}" in f" {raw_subject}", word
+    assert str(read(msg.as_bytes())["Subject"]) == subject
