@@ -35,6 +35,7 @@ from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
 from models.database import make_engine
 from operations.payload_codec import EncryptionCodec
+from operations.payload_converter import ClearancePayloadConverter
 from operations.structured_logs import configure_logging
 from operations.temporal_tls import tls_config
 from operations.worker_health import WorkerHealth
@@ -88,8 +89,13 @@ async def connect(settings: Settings) -> Client:
 
 
 def data_converter(settings: Settings) -> temporalio.converter.DataConverter:
-    """The default converter, with the encryption codec when a payload key is set."""
-    converter = temporalio.converter.DataConverter.default
+    """The SDK's default converter with each type's JSON decoder kept
+    (operations/payload_converter.py: the same payloads, decoded without re-reading the
+    type hints each time), and the encryption codec when a payload key is set."""
+    converter = dataclasses.replace(
+        temporalio.converter.DataConverter.default,
+        payload_converter_class=ClearancePayloadConverter,
+    )
     if not settings.payload_key:
         return converter
     codec = EncryptionCodec.from_settings(

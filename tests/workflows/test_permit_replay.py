@@ -12,26 +12,37 @@ from datetime import timedelta
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+import pytest
 from temporalio.client import WorkflowHistory
+from temporalio.converter import DataConverter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
 from models.permit_clock import PermitClockInput, PermitEvent, PermitEventInput
+from settings import load_settings
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.conftest import SEARCH_ATTRIBUTE_KEYS
 from tests.workflows.clock_helpers import notice_keys, settings_for_test
 from tests.workflows.permit_helpers import permit_info, today, wait_for
-from worker import WORKFLOW_RUNNER, build_worker
+from worker import WORKFLOW_RUNNER, build_worker, data_converter
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.permit_clock_support import permit_workflow_id
 
 HISTORIES = Path(__file__).parent / "histories" / "permit"
 
 
-async def test_saved_permit_histories_replay_with_current_code() -> None:
+@pytest.mark.parametrize("converter", ["sdk default", "worker's"])
+async def test_saved_permit_histories_replay_with_current_code(converter: str) -> None:
+    """With the worker's own payload converter too: it reads what the SDK wrote."""
     files = sorted(HISTORIES.glob("*.json"))
     assert files, "no saved permit-clock histories"
-    replayer = Replayer(workflows=[PermitClockWorkflow], workflow_runner=WORKFLOW_RUNNER)
+    replayer = Replayer(
+        workflows=[PermitClockWorkflow],
+        workflow_runner=WORKFLOW_RUNNER,
+        data_converter=(
+            DataConverter.default if converter == "sdk default" else data_converter(load_settings())
+        ),
+    )
     for path in files:
         await replayer.replay_workflow(WorkflowHistory.from_json(path.stem, path.read_text()))
 

@@ -11,7 +11,9 @@ from datetime import timedelta
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+import pytest
 from temporalio.client import WorkflowHistory
+from temporalio.converter import DataConverter
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
@@ -23,22 +25,29 @@ from models.shot_clock import (
     RebaseInput,
     ResubmissionInput,
 )
+from settings import load_settings
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.conftest import SEARCH_ATTRIBUTE_KEYS
 from tests.workflows.clock_helpers import application, open_clock, settings_for_test
 from tests.workflows.test_shot_clock_workflow import today
-from worker import WORKFLOW_RUNNER, build_worker
+from worker import WORKFLOW_RUNNER, build_worker, data_converter
 from workflows.project import ProjectWorkflow, project_workflow_id
 from workflows.shot_clock import ShotClockWorkflow
 
 HISTORIES = Path(__file__).parent / "histories"
 
 
-async def test_saved_histories_replay_with_current_code() -> None:
+@pytest.mark.parametrize("converter", ["sdk default", "worker's"])
+async def test_saved_histories_replay_with_current_code(converter: str) -> None:
+    """With the worker's own payload converter too: it reads what the SDK wrote."""
     files = sorted(HISTORIES.glob("*.json"))
     assert files, "no saved histories"
     replayer = Replayer(
-        workflows=[ShotClockWorkflow, ProjectWorkflow], workflow_runner=WORKFLOW_RUNNER
+        workflows=[ShotClockWorkflow, ProjectWorkflow],
+        workflow_runner=WORKFLOW_RUNNER,
+        data_converter=(
+            DataConverter.default if converter == "sdk default" else data_converter(load_settings())
+        ),
     )
     for path in files:
         history = WorkflowHistory.from_json(path.stem, path.read_text())
