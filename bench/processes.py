@@ -6,7 +6,6 @@ on the same port)."""
 from __future__ import annotations
 
 import asyncio
-import email
 import itertools
 import os
 import signal
@@ -17,6 +16,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from email import policy
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from activities.mail import NOTICE_KEY_HEADER
 from stack.temporal_server import free_port, port_open
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+_HEADERS = BytesHeaderParser(policy=policy.default)
 
 
 @dataclass
@@ -69,7 +70,11 @@ class SmtpRecorder:
         self.receiving += 1
         if self.delay:
             await asyncio.sleep(self.delay)
-        msg = email.message_from_bytes(envelope.content, policy=policy.default)
+        at = time.time()
+        # Headers only: the recorder needs three of them, and parsing a notice's two MIME
+        # bodies with the modern policy cost 2.8 ms a message (0.45 for the headers),
+        # CPU a real relay on another machine never takes from the worker's cores.
+        msg = _HEADERS.parsebytes(envelope.content)
         with self._lock:
             self.accepted.append(
                 Accepted(
@@ -77,7 +82,7 @@ class SmtpRecorder:
                     message_id=str(msg["Message-ID"] or ""),
                     to=list(envelope.rcpt_tos),
                     subject=str(msg["Subject"] or ""),
-                    at=time.time(),
+                    at=at,
                     session=self._session_number(session),
                 )
             )
