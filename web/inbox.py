@@ -135,14 +135,17 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
 def applicant_uploads(db: Session, today: date, time_zone: str) -> list[InboxItem]:
     """Documents an applicant uploaded answering an outstanding notice: the planner
     checks them and records the resubmission (the clock stays tolled until then)."""
+    # The latest notice, looked up per candidate (an index on the application id): the
+    # candidates are the few tolled applications with uploads, where grouping every
+    # application's events first read the whole event table on every dashboard.
     last_notice = (
-        select(
-            ClockEventRow.application_id.label("application_id"),
-            func.max(ClockEventRow.recorded_at).label("noticed_at"),
+        select(func.max(ClockEventRow.recorded_at))
+        .where(
+            ClockEventRow.application_id == Application.application_id,
+            ClockEventRow.type == "incomplete_notice",
         )
-        .where(ClockEventRow.type == "incomplete_notice")
-        .group_by(ClockEventRow.application_id)
-        .subquery()
+        .correlate(Application)
+        .scalar_subquery()
     )
     rows = db.execute(
         select(
@@ -152,11 +155,10 @@ def applicant_uploads(db: Session, today: date, time_zone: str) -> list[InboxIte
             func.max(EvidenceFile.uploaded_at),
         )
         .join(EvidenceFile, EvidenceFile.scope_id == Application.application_id)
-        .join(last_notice, last_notice.c.application_id == Application.application_id)
         .where(
             EvidenceFile.scope == "application",
             Application.status.in_(("tolled", "reset_pending")),
-            EvidenceFile.uploaded_at >= last_notice.c.noticed_at,
+            EvidenceFile.uploaded_at >= last_notice,
         )
         .group_by(Application.application_id, Application.site_address)
         .limit(LIMIT)
