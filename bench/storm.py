@@ -9,7 +9,8 @@ What runs, each in its own process, as a city runs it:
   `CLEARANCE_MAX_CACHED_WORKFLOWS`, task slots, 8 activity threads), the app database on
   a SQLite file, SMTP as the transport. The only addition is a probe that, on SIGUSR1,
   writes which workflow runs the worker has cached (to count the evicted storm clocks);
-- a real SMTP server (aiosmtpd on loopback) that journals when it accepted each message;
+- a real SMTP server (aiosmtpd on loopback) that journals when it accepted each message
+  (reading only the headers it needs, as a relay would not parse the bodies either);
 - the web app (`clearance web`) on the same SQLite read model, with a few hundred
   projects seeded directly (the storm never touches them; seeding them changes nothing
   the storm measures, it only gives the pages a city's data);
@@ -931,7 +932,8 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
             + ": dev server on its SQLite file (journal mode "
             f"{r.get('server_journal', '?')}, synchronous {sync}) and the app database on "
             f"SQLite, both under {r['tmp_root']}; the worker is `clearance worker` "
-            f"(worker.main, shipped settings) in its own process; aiosmtpd on loopback",
+            f"(worker.main, shipped settings) in its own process; aiosmtpd on loopback "
+            "(journaling each letter's acceptance, reading only its headers)",
             f"- Clocks: {r['opened_storm'] + r['opened_others']:,} open, of which "
             f"{r['opened_storm']:,} with a reminder at 08:00 in {r['zone']} "
             + (
