@@ -21,6 +21,16 @@ from models.schema import Application, ClockEventRow
 from models.shot_clock import ApplicationRecord, ClockEvent, EventRecord
 
 
+def open_window_closes(clock: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The earliest and the latest closing day among the clock's open notice windows."""
+    closes = [
+        w["closes"]
+        for w in clock.get("notice_windows") or []
+        if w.get("state") == "open" and w.get("closes")
+    ]
+    return (min(closes), max(closes)) if closes else (None, None)
+
+
 def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
     """The applications columns read off a computed clock (also used by bench seeding)."""
     return {
@@ -32,6 +42,8 @@ def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
         "tolled_days": int(clock.get("tolled_days") or 0),
         "reset_on": clock.get("reset_on"),
         "judicial_review_deadline": clock.get("judicial_review_deadline"),
+        "notice_window_closes": open_window_closes(clock)[0],
+        "notice_window_last_closes": open_window_closes(clock)[1],
         "clock": clock,
     }
 

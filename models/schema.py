@@ -31,6 +31,16 @@ class Application(Base):
     """A wireless application and the latest computation of its shot clock."""
 
     __tablename__ = "applications"
+    __table_args__ = (
+        # Nearest first without a sort; the second finds earlier windows closed since.
+        Index("ix_applications_status_window", "status", "notice_window_closes", "application_id"),
+        Index(
+            "ix_applications_status_last_window",
+            "status",
+            "notice_window_last_closes",
+            "notice_window_closes",
+        ),
+    )
 
     application_id: Mapped[str] = mapped_column(String(100), primary_key=True)
     workflow_id: Mapped[str] = mapped_column(String(200))
@@ -54,6 +64,11 @@ class Application(Base):
     tolled_days: Mapped[int] = mapped_column(Integer, default=0)
     reset_on: Mapped[str | None] = mapped_column(String(10))
     judicial_review_deadline: Mapped[str | None] = mapped_column(String(10))
+    # The earliest and the latest closing day among the clock's notice windows that were
+    # open when it was recorded: the inboxes find the windows about to close by these
+    # (indexes below), not by reading every running clock's windows.
+    notice_window_closes: Mapped[str | None] = mapped_column(String(10))
+    notice_window_last_closes: Mapped[str | None] = mapped_column(String(10))
     risk_flagged: Mapped[bool] = mapped_column(Boolean, default=False)
     clock: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -82,29 +82,41 @@ def rank(items: list[InboxItem]) -> list[InboxItem]:
 
 
 def notice_windows(db: Session, today: date) -> list[InboxItem]:
-    """Open notice windows closing within the horizon. A window is open only early in a
-    clock (day 10 or day 30, or 10 days after a resubmission), so only clocks running
-    since a recent start or resubmission are read."""
-    since = (today - timedelta(days=HORIZON_DAYS + 5)).isoformat()
-    recent = (
-        select(ClockEventRow.application_id)
-        .where(ClockEventRow.type == "resubmitted", ClockEventRow.date >= since)
-        .scalar_subquery()
+    """Open notice windows closing within the horizon, nearest first.
+
+    Each application row carries the earliest and the latest closing day among its
+    clock's windows that were open when it was recorded. The clocks whose earliest window
+    closes from today to the horizon are read nearest first, as many as an inbox shows
+    (any later window of theirs closes later still); so are the clocks whose earliest
+    window has closed since they were recorded but whose latest has not."""
+    today_iso = today.isoformat()
+    horizon = (today + timedelta(days=HORIZON_DAYS)).isoformat()
+    # Only the windows, not the whole computed clock (its timeline, readings, ...).
+    columns = (
+        Application.application_id,
+        Application.site_address,
+        Application.clock["notice_windows"],
     )
-    rows = db.execute(
-        # Only the windows, not the whole computed clock (its timeline, readings, ...).
-        select(
-            Application.application_id,
-            Application.site_address,
-            Application.clock["notice_windows"],
-        )
+    # A window is open only while the clock runs (a notice outstanding used it).
+    running = Application.status == "running"
+    nearest = db.execute(
+        select(*columns)
         .where(
-            # A window is open only while the clock runs (a notice outstanding used it).
-            Application.status == "running",
-            or_(Application.start_date >= since, Application.application_id.in_(recent)),
+            running,
+            Application.notice_window_closes >= today_iso,
+            Application.notice_window_closes <= horizon,
         )
-        .limit(500)
+        .order_by(Application.notice_window_closes, Application.application_id)
+        .limit(INBOX_CAP)
     ).all()
+    earlier_one_closed = db.execute(
+        select(*columns).where(
+            running,
+            Application.notice_window_last_closes >= today_iso,
+            Application.notice_window_closes < today_iso,
+        )
+    ).all()
+    rows = [*nearest, *earlier_one_closed]
     out = []
     for application_id, site, windows in rows:
         for w in windows or []:

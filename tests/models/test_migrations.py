@@ -4,6 +4,7 @@ processes starting at once both find the schema at head."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -146,6 +147,63 @@ def test_two_processes_migrating_at_once_both_succeed(any_database_url: str) -> 
         assert out.strip() == head_revision()
     engine = create_engine(any_database_url)
     try:
+        assert differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_clocks_recorded_before_the_window_column_keep_their_windows(
+    any_database_url: str,
+) -> None:
+    # 0009 fills each application's next notice window closing from its recorded clock,
+    # so the inboxes, which search by it, still list the windows of clocks recorded before.
+    engine = make_engine(any_database_url)
+    now = datetime(2026, 12, 4, tzinfo=UTC)
+    windows = [
+        {"kind": "reset_notice", "closes": "2026-12-01", "state": "used"},
+        {"kind": "first_notice", "closes": "2026-12-20", "state": "open"},
+        {"kind": "later_notice", "closes": "2026-12-11", "state": "open"},
+    ]
+    try:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0008")
+        assert "notice_window_closes" not in {
+            c["name"] for c in inspect(engine).get_columns("applications")
+        }
+        with engine.begin() as connection:
+            for application_id, clock in [
+                ("WTA-1", {"status": "running", "notice_windows": windows}),
+                ("WTA-2", {"status": "running", "notice_windows": windows[:1]}),
+                ("WTA-3", {"status": "running"}),
+            ]:
+                connection.execute(
+                    text(
+                        "INSERT INTO applications (application_id, workflow_id, jurisdiction,"
+                        " category, batch, site_address, description, applicant_name,"
+                        " applicant_email, planner_email, supervisor_email, attorney_email,"
+                        " status, tolled_days, risk_flagged, clock, created_at, updated_at)"
+                        " VALUES (:id, :id, 'City of Cotati', 'small_wireless', '[]', '', '',"
+                        " '', '', '', '', '', 'running', 0, false, :clock, :now, :now)"
+                    ),
+                    {"id": application_id, "clock": json.dumps(clock), "now": now},
+                )
+        assert upgrade_schema(engine) == head_revision()
+        with engine.connect() as connection:
+            closes = {
+                application_id: (first, last)
+                for application_id, first, last in connection.execute(
+                    select(
+                        Application.application_id,
+                        Application.notice_window_closes,
+                        Application.notice_window_last_closes,
+                    )
+                )
+            }
+        assert closes == {
+            "WTA-1": ("2026-12-11", "2026-12-20"),
+            "WTA-2": (None, None),
+            "WTA-3": (None, None),
+        }
         assert differences(engine) == []
     finally:
         engine.dispose()
