@@ -6,6 +6,7 @@ Revises: 0008
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,8 @@ BATCH = 500
 
 def _open_window_closes(clock: Any) -> tuple[str | None, str | None]:
     # As activities/records.open_window_closes on the day this migration was written.
+    if isinstance(clock, str):  # a driver that hands JSON back as text
+        clock = json.loads(clock) if clock else {}
     windows = clock.get("notice_windows") or [] if isinstance(clock, dict) else []
     closes = [w["closes"] for w in windows if w.get("state") == "open" and w.get("closes")]
     return (min(closes), max(closes)) if closes else (None, None)
@@ -56,20 +59,20 @@ def upgrade() -> None:
         sa.column("notice_window_closes", sa.String),
         sa.column("notice_window_last_closes", sa.String),
     )
-    last = ""
+    after = ""  # the last application id read: the next batch starts past it
     while True:
         rows = bind.execute(
             sa.select(applications.c.application_id, applications.c.clock)
-            .where(applications.c.application_id > last)
+            .where(applications.c.application_id > after)
             .order_by(applications.c.application_id)
             .limit(BATCH)
         ).all()
         if not rows:
             break
         updates = [
-            {"id": application_id, "first": first, "last": last}
+            {"id": application_id, "first": first, "last": latest}
             for application_id, clock in rows
-            for first, last in [_open_window_closes(clock)]
+            for first, latest in [_open_window_closes(clock)]
             if first is not None
         ]
         if updates:
@@ -82,7 +85,7 @@ def upgrade() -> None:
                 ),
                 updates,
             )
-        last = rows[-1][0]
+        after = rows[-1][0]
 
 
 def downgrade() -> None:
