@@ -34,6 +34,7 @@ from activities.projects import ProjectRecords
 from activities.records import ClockRecords
 from activities.rendering import NoticeRenderer
 from models.database import make_engine
+from operations import payload_visits
 from operations.payload_codec import EncryptionCodec
 from operations.payload_converter import ClearancePayloadConverter
 from operations.structured_logs import configure_logging
@@ -143,6 +144,9 @@ def build_worker(
     `max_cached_workflows`) override it. `warm_templates` compiles the notice templates
     before the worker polls (`clearance worker` does; tests needn't pay for it).
     """
+    # Without a payload codec the SDK's walks over each activation and completion change
+    # nothing and cost a sixth of an evicted clock's replay (operations/payload_visits.py).
+    payload_visits.install()
     worker_options.setdefault("max_cached_workflows", settings.max_cached_workflows)
     worker_options.setdefault(
         "max_concurrent_workflow_tasks", settings.max_concurrent_workflow_tasks
