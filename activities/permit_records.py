@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine
 from temporalio import activity
 
-from activities.records import insert_event_once
+from activities.records import event_insert, insert_event_once
 from models.database import dialect_insert as _insert
 from models.database import session_factory
 from models.permit_clock import PermitClockRecord, PermitEventRecord
@@ -79,8 +79,15 @@ class PermitClockRecords:
         table = PermitClockRow.__table__
         stmt = _insert(self._engine, table).values(clock_id=info.clock_id, created_at=now, **values)
         stmt = stmt.on_conflict_do_update(index_elements=[table.c.clock_id], set_=values)
+        # The opening's events are written with it (one transaction, one local activity).
+        events = [
+            event_insert(self._engine, PermitEventRow.__table__, "clock_id", info.clock_id, e)
+            for e in rec.events
+        ]
         with self._sessions.begin() as session:
             session.execute(stmt)
+            for event in events:
+                session.execute(event)
 
     @activity.defn
     def record_permit_event(self, rec: PermitEventRecord) -> None:

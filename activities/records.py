@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Table
+from sqlalchemy import Engine, Insert, Table
 from sqlalchemy.orm import Session, sessionmaker
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
@@ -48,16 +48,15 @@ def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def insert_event_once(
+def event_insert(
     engine: Engine,
-    sessions: sessionmaker[Session],
     table: Table,
     owner_column: str,
     owner_id: str,
     event: ClockEvent | PermitEvent,
-) -> None:
-    """Insert a clock's event row keyed by (owner, event_id): a retried activity inserts
-    nothing the second time."""
+) -> Insert:
+    """The statement that inserts a clock's event row keyed by (owner, event_id), doing
+    nothing when the row exists: a retried activity inserts nothing the second time."""
     if not event.event_id:
         # Without an id every event would collide on the same key and be dropped.
         raise ApplicationError(
@@ -65,7 +64,7 @@ def insert_event_once(
             type="MissingEventId",
             non_retryable=True,
         )
-    stmt = (
+    return (
         _insert(engine, table)
         .values(
             {
@@ -81,6 +80,18 @@ def insert_event_once(
         )
         .on_conflict_do_nothing(index_elements=[table.c[owner_column], table.c.event_id])
     )
+
+
+def insert_event_once(
+    engine: Engine,
+    sessions: sessionmaker[Session],
+    table: Table,
+    owner_column: str,
+    owner_id: str,
+    event: ClockEvent | PermitEvent,
+) -> None:
+    """Insert one event row in its own transaction (see `event_insert`)."""
+    stmt = event_insert(engine, table, owner_column, owner_id, event)
     with sessions.begin() as session:
         session.execute(stmt)
 
@@ -120,8 +131,18 @@ class ClockRecords:
         # One statement, so two workers racing on the same id cannot both insert;
         # created_at is left out of the update so it keeps the first write's time.
         stmt = stmt.on_conflict_do_update(index_elements=[table.c.application_id], set_=values)
+        # A clock's opening records its events with it: one transaction, one local
+        # activity (each local activity costs a replay of the clock an activation).
+        events = [
+            event_insert(
+                self._engine, ClockEventRow.__table__, "application_id", app.application_id, e
+            )
+            for e in rec.events
+        ]
         with self._sessions.begin() as session:
             session.execute(stmt)
+            for event in events:
+                session.execute(event)
 
     @activity.defn
     def record_event(self, rec: EventRecord) -> None:

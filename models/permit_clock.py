@@ -179,6 +179,8 @@ class PermitClockRecord:
     clock: dict[str, Any]
     workflow_id: str
     escalated: bool = False
+    # The clock's events, written with it in one transaction: its opening's record.
+    events: list[PermitEvent] = field(default_factory=list)
 
 
 @dataclass

@@ -156,6 +156,8 @@ class ApplicationRecord:
     clock: dict[str, Any]
     workflow_id: str
     risk_flagged: bool = False
+    # The clock's events, written with it in one transaction: its opening's record.
+    events: list[ClockEvent] = field(default_factory=list)
 
 
 @dataclass

@@ -41,6 +41,11 @@ RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=time
 # Patched: a run that began before this keeps scheduling them on the task queue when it is
 # replayed.
 LOCAL_ACTIVITIES = "notices-and-records-as-local-activities"
+# A clock's opening records the clock and its events in one local activity, not one each:
+# every local activity costs each later replay of the clock an activation (an evicted
+# clock is replayed at every reminder). Patched: a run that began before this replays the
+# records it made one by one.
+ONE_RECORD_AT_OPENING = "one-record-at-opening"
 
 
 class Timed(Protocol):

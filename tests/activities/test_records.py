@@ -187,3 +187,72 @@ def test_record_permit_event_twice_writes_one_row_and_refuses_one_without_id(
             PermitEventRecord("BP-1", PermitEvent("inspection", "2026-02-01")),
         )
     assert count(engine, PermitEventRow) == 1
+
+
+def test_opening_record_writes_the_clock_and_its_events_once(engine: Engine) -> None:
+    """A clock's opening records the application and its events in one activity: a retry
+    writes no second row, and an event without an id refuses the whole record."""
+    records = ClockRecords(engine)
+    env = ActivityEnvironment()
+    events = [
+        ClockEvent(type="submitted", date="2026-01-05", event_id="0001"),
+        ClockEvent(
+            type="incomplete_notice",
+            date="2026-01-15",
+            items=[NoticeItem(id="A", text="RF report", rule="CMC 17.44.070(A)")],
+            event_id="0002",
+        ),
+    ]
+    opening = ApplicationRecord(
+        application=make_application("APP-O"),
+        clock=make_clock("macro_collocation", [SUBMITTED, NOTICE], as_of="2026-01-20"),
+        workflow_id="shot-clock-APP-O",
+        events=events,
+    )
+    env.run(records.record_application, opening)
+    env.run(records.record_application, opening)  # the retry after a lost completion
+    assert count(engine, Application) == 1
+    with session_factory(engine)() as session:
+        rows = session.scalars(select(ClockEventRow).order_by(ClockEventRow.event_id)).all()
+        assert [(r.application_id, r.event_id, r.type) for r in rows] == [
+            ("APP-O", "0001", "submitted"),
+            ("APP-O", "0002", "incomplete_notice"),
+        ]
+        assert rows[1].payload == events[1].to_contract()
+
+    # Nothing of a refused opening is written: not the application, not its other events.
+    refused = ApplicationRecord(
+        application=make_application("APP-X"),
+        clock=make_clock("macro_collocation", [SUBMITTED]),
+        workflow_id="shot-clock-APP-X",
+        events=[ClockEvent(type="submitted", date="2026-01-05", event_id="0001"), events[1]],
+    )
+    refused.events[1] = ClockEvent(type="resubmitted", date="2026-01-29")
+    with pytest.raises(ApplicationError, match="no event_id") as info:
+        env.run(records.record_application, refused)
+    assert info.value.non_retryable
+    assert count(engine, Application) == 1 and count(engine, ClockEventRow) == 2
+
+
+def test_permit_opening_record_writes_the_clock_and_its_events_once(engine: Engine) -> None:
+    from activities.permit_records import PermitClockRecords
+    from models.permit_clock import PermitClockRecord, PermitEvent
+    from models.schema import PermitClockRow, PermitEventRow
+    from tests.workflows.permit_helpers import permit_info
+
+    records = PermitClockRecords(engine)
+    env = ActivityEnvironment()
+    info = permit_info("building_permit_expiry", clock_id="BP-O")
+    approved = PermitEvent("approved", "2026-01-05", recorded_by="a@city.test", event_id="0001")
+    issued = PermitEvent("issued", "2026-01-09", recorded_by="a@city.test", event_id="0002")
+    clock = {"rule": "building_permit_expiry", "status": "running"}
+    opening = PermitClockRecord(info, clock, "permit-clock-BP-O", events=[approved, issued])
+    env.run(records.record_permit_clock, opening)
+    env.run(records.record_permit_clock, opening)
+    assert count(engine, PermitClockRow) == 1
+    with session_factory(engine)() as session:
+        rows = session.scalars(select(PermitEventRow).order_by(PermitEventRow.event_id)).all()
+        assert [(r.clock_id, r.event_id, r.type) for r in rows] == [
+            ("BP-O", "0001", "approved"),
+            ("BP-O", "0002", "issued"),
+        ]

@@ -22,11 +22,13 @@ from models.database import make_engine, session_factory
 from models.schema import Application, ClockEventRow, Notice
 from models.shot_clock import (
     ApplicantNoticeInput,
+    ClockEvent,
     ClockSummary,
     DecisionInput,
     IncompleteNoticeInput,
     NoticeItem,
     ResubmissionInput,
+    ShotClockInput,
     TollingAgreementInput,
 )
 from rules.alerts import local_instant
@@ -35,7 +37,7 @@ from settings import Settings
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker
-from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow
+from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow, workflow_id_for
 
 RF = NoticeItem("A", "RF emissions compliance report", "CMC 17.44.070(A)")
 PHOTOS = NoticeItem("B", "Photo simulations", "CMC 17.44.070(C)")
@@ -490,3 +492,35 @@ def _messages(harness: Harness) -> list[Any]:
     from tests.workflows.clock_helpers import outbox_messages
 
     return outbox_messages(harness.outbox)
+
+
+async def test_opening_records_the_clock_and_its_events_in_one_activity(harness: Harness) -> None:
+    """A clock opened with its timeline so far (an imported application) writes the
+    application row and every event in one local activity, so a replay of the clock (at
+    every reminder once it is evicted) resolves one activity for its opening, not four."""
+    app = application("macro_collocation")
+    start = today() - timedelta(days=20)
+    events = [
+        ClockEvent("submitted", start.isoformat()),
+        ClockEvent("incomplete_notice", (start + timedelta(days=5)).isoformat(), items=[RF]),
+        ClockEvent("resubmitted", (start + timedelta(days=12)).isoformat()),
+    ]
+    with harness.env.with_time_skipping_disabled():
+        handle = await harness.env.client.start_workflow(
+            ShotClockWorkflow.run,
+            ShotClockInput(application=app, events=events),
+            id=workflow_id_for(app.application_id),
+            task_queue=harness.task_queue,
+        )
+    await wait_for(lambda: harness.count(ClockEventRow, app.application_id) == 3, "the events")
+    assert harness.row(app.application_id) is not None
+
+    history = await handle.fetch_history()
+    opening: list[str] = []
+    for event in history.events[4:]:  # after the first workflow task completed
+        if event.HasField("timer_started_event_attributes"):
+            break
+        if event.HasField("marker_recorded_event_attributes"):
+            opening.append(event.marker_recorded_event_attributes.marker_name)
+    assert opening.count("core_local_activity") == 1
+    assert "core_patch" in opening
