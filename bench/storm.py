@@ -507,6 +507,35 @@ def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
     return out
 
 
+def disk_reads(pids: dict[str, int]) -> dict[str, tuple[float, int]]:
+    """Per process (with its live children): MiB read from the disk so far and major page
+    faults (pages of a file, a binary or a library read back in). Both grow when a storm
+    finds the process's files cold: on a host that pages out idle file pages (see
+    docs/storm.md) a process that waited idle for its 08:00 starts with them gone."""
+    out: dict[str, tuple[float, int]] = {}
+    for name, pid in pids.items():
+        try:
+            parent = psutil.Process(pid)
+            read, faults = 0, 0
+            for process in (parent, *parent.children(recursive=True)):
+                read += process.io_counters().read_bytes
+                stat = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                faults += int(stat[9])
+            out[name] = (read / 2**20, faults)
+        except (psutil.Error, OSError, AttributeError):
+            out[name] = (math.nan, 0)
+    return out
+
+
+def reads_used(
+    before: dict[str, tuple[float, int]], after: dict[str, tuple[float, int]]
+) -> dict[str, tuple[float, int]]:
+    return {
+        name: (round(after[name][0] - before[name][0], 1), after[name][1] - before[name][1])
+        for name in before
+    }
+
+
 def thread_cpu(pid: int) -> dict[str, float]:
     """CPU seconds by thread kind in one process: its main thread (Python's event loop:
     workflow code), the SDK core's threads (by their OS names) and the other Python
@@ -739,12 +768,14 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 "smtp": procs[0].pid,
             }
             cpu_at_storm = cpu_seconds(pids)
+            reads_at_storm = disk_reads(pids)
             counters_at_storm = sdk_counters(metrics_address)
             threads_at_storm = thread_cpu(worker.pid)
             print(f"08:00 {zone}: {opened_storm:,} reminders due", flush=True)
             accepted = await wait_letters(journal, STORM_PREFIX, opened_storm, args.timeout)
             drained_at = time.time()
             result["cpu_ours"] = cpu_used(cpu_at_storm, cpu_seconds(pids))
+            result["reads_ours"] = reads_used(reads_at_storm, disk_reads(pids))
             web_done.set()
             await driver
             ours = latency_figures(accepted, fire_at.timestamp())
@@ -777,7 +808,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             print(
                 f"ours: p50 {ours['p50_s']:.1f} s, p95 {ours['p95_s']:.1f} s, max "
                 f"{ours['max_s']:.1f} s, drain {ours['drain_s']:.1f} s; web p95 during "
-                f"{result['web']['during_p95_ms']:.0f} ms; CPU s {result['cpu_ours']}",
+                f"{result['web']['during_p95_ms']:.0f} ms; CPU s {result['cpu_ours']}; "
+                f"disk read MiB and major faults {result['reads_ours']}",
                 flush=True,
             )
             # The clocks finish arming their next timers after the last letter.
@@ -827,14 +859,17 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"  {late} minimal workflows were started after their instant", flush=True)
             await asyncio.sleep(max(0.0, minimal_at.timestamp() - time.time()))
             cpu_at_minimal = cpu_seconds(pids)
+            reads_at_minimal = disk_reads(pids)
             minimal_accepted = await wait_letters(journal, "MIN-", storm, args.timeout)
             result["cpu_minimal"] = cpu_used(cpu_at_minimal, cpu_seconds(pids))
+            result["reads_minimal"] = reads_used(reads_at_minimal, disk_reads(pids))
             minimal = latency_figures(minimal_accepted, minimal_at.timestamp())
             minimal["missing"] = storm - len(minimal_accepted)
             result["minimal"] = minimal
             print(
                 f"minimal: p50 {minimal['p50_s']:.1f} s, drain {minimal['drain_s']:.1f} s; "
-                f"CPU s {result['cpu_minimal']}",
+                f"CPU s {result['cpu_minimal']}; disk read MiB and major faults "
+                f"{result['reads_minimal']}",
                 flush=True,
             )
             result["ratio"] = minimal["drain_s"] / ours["drain_s"] if ours["drain_s"] else math.nan
@@ -966,6 +1001,18 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
             + ", ".join(
                 f"{name} {r['cpu_ours'][name]:.1f} / {r['cpu_minimal'][name]:.1f}"
                 for name in r["cpu_ours"]
+            ),
+            (
+                "- Read from disk while draining, MiB and major page faults (ours / minimal; "
+                "how cold each storm found its files): "
+                + ", ".join(
+                    f"{name} {r['reads_ours'][name][0]:.1f} MiB, {r['reads_ours'][name][1]:,}"
+                    f" / {r['reads_minimal'][name][0]:.1f} MiB, {r['reads_minimal'][name][1]:,}"
+                    for name in r["reads_ours"]
+                    if name in r["reads_minimal"]
+                )
+                if "reads_ours" in r and "reads_minimal" in r
+                else "- Disk reads while draining not measured (a run before it was)"
             ),
             f"- Web: `clearance web` on the same SQLite file, {r['seeded']['projects']} "
             f"projects seeded directly; {web['users']} staff sessions each fetching "
