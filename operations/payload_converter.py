@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
+import functools
 import json
 import threading
 import types
@@ -335,7 +336,10 @@ class CachedJSONPlainPayloadConverter(JSONPlainPayloadConverter):
         return value
 
 
+@functools.cache
 def _converters() -> Sequence[EncodingPayloadConverter]:
+    # Built once: the SDK makes a data converter, and with it this composite, for every
+    # workflow activation it encodes; the converters hold no state of their own.
     return tuple(
         CachedJSONPlainPayloadConverter() if type(c) is JSONPlainPayloadConverter else c
         for c in DefaultPayloadConverter.default_encoding_payload_converters
