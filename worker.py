@@ -237,7 +237,9 @@ async def main() -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     transport = transport_from_settings(settings)
-    with ThreadPoolExecutor(max_workers=settings.activity_threads) as executor:
+    with ThreadPoolExecutor(
+        max_workers=settings.activity_threads, thread_name_prefix="activity"
+    ) as executor:
         worker = build_worker(
             client,
             settings,

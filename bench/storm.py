@@ -58,6 +58,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zoneinfo
 from collections.abc import Callable
@@ -219,6 +220,7 @@ def run_probed_worker(probe: Path) -> None:
         tmp = probe.with_suffix(".tmp")
         tmp.write_text("\n".join(ids))
         os.replace(tmp, probe)
+        name_threads()
 
     worker_module.build_worker = capture
     signal.signal(signal.SIGUSR1, dump)
@@ -231,6 +233,17 @@ def run_probed_worker(probe: Path) -> None:
         )
     )
     asyncio.run(worker_module.main())
+
+
+def name_threads() -> None:
+    """Give this process's Python threads their Python names at the OS level too (Python
+    3.11 does not), so the driver can tell workflow activation threads from activity
+    threads in /proc (`thread_cpu`). Only a thread of the same process may rename one."""
+    for thread in threading.enumerate():
+        if thread.native_id is None or thread is threading.main_thread():
+            continue
+        with contextlib.suppress(OSError):
+            Path(f"/proc/self/task/{thread.native_id}/comm").write_text(thread.name[:15])
 
 
 # The SDK counters the storm reports for the worker: how its workflow tasks were served.
@@ -537,9 +550,12 @@ def reads_used(
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds by thread kind in one process: its main thread (Python's event loop:
-    workflow code), the SDK core's threads (by their OS names) and the other Python
-    threads (activities)."""
+    """CPU seconds by thread kind in one process: its main thread (Python's event loop,
+    where the SDK polls, decodes and encodes activations), the workflow activation threads
+    (our workflow code), the activity threads (notices and records, local activities
+    included), the SDK core's threads (by their OS names) and any other Python thread.
+    Python threads are told apart by the names `name_threads` gives them at the probe,
+    just before 08:00."""
     out: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -549,7 +565,11 @@ def thread_cpu(pid: int) -> dict[str, float]:
         except OSError:
             continue
         kind = "main thread" if task.name == str(pid) else comm
-        if kind.startswith("python"):
+        if kind.startswith("temporal_workf"):
+            kind = "workflow activation threads"
+        elif kind.startswith("activity"):
+            kind = "activity threads"
+        elif kind.startswith("python"):
             kind = "other Python threads"
         out[kind] = out.get(kind, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return out
