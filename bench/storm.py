@@ -836,6 +836,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             settled = await wait_until_quiet(pids, ("worker", "server"), args.timeout)
             result["cpu_ours_settling"] = cpu_used(cpu_at_storm, cpu_seconds(pids))
             result["sdk_counters"] = cpu_used(counters_at_storm, sdk_counters(metrics_address))
+            # Name the threads the pools started during the storm too (the probe does).
+            await asyncio.to_thread(probe_cache, worker, probe)
             threads_now = thread_cpu(worker.pid)
             result["worker_threads_cpu"] = {
                 k: v - threads_at_storm.get(k, 0.0) for k, v in threads_now.items()
