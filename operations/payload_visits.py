@@ -62,6 +62,21 @@ def installed() -> bool:
     return _installed
 
 
+def _skipping(original: Any, no_metrics: Any) -> Any:
+    """`original` (decode_activation or encode_completion), skipped when its walks could
+    change nothing. The SDK passes the message and the converter by position, the rest by
+    keyword."""
+
+    async def wrapper(message: Any, data_converter: Any, **options: Any) -> Any:
+        if walks_change_nothing(data_converter):
+            return no_metrics()
+        return await original(message, data_converter, **options)
+
+    wrapper.__wrapped__ = original  # type: ignore[attr-defined]
+    wrapper.__name__ = original.__name__
+    return wrapper
+
+
 def install() -> bool:
     """Wrap the SDK's activation decoding and completion encoding (idempotent, any
     thread). Returns whether the wrapper is in place."""
@@ -80,41 +95,7 @@ def install() -> bool:
             if original is None or list(inspect.signature(original).parameters) != _EXPECTED[name]:
                 log.warning("payload walks not skipped: temporalio's %s has changed", name)
                 return False
-        decode, encode = originals["decode_activation"], originals["encode_completion"]
-
-        async def decode_activation(
-            activation: Any,
-            data_converter: Any,
-            decode_headers: bool,
-            storage_concurrency_limit: int,
-        ) -> Any:
-            if walks_change_nothing(data_converter):
-                return StorageOperationMetrics()
-            return await decode(
-                activation,
-                data_converter,
-                decode_headers=decode_headers,
-                storage_concurrency_limit=storage_concurrency_limit,
-            )
-
-        async def encode_completion(
-            completion: Any,
-            data_converter: Any,
-            encode_headers: bool,
-            storage_concurrency_limit: int,
-        ) -> Any:
-            if walks_change_nothing(data_converter):
-                return StorageOperationMetrics()
-            return await encode(
-                completion,
-                data_converter,
-                encode_headers=encode_headers,
-                storage_concurrency_limit=storage_concurrency_limit,
-            )
-
-        decode_activation.__wrapped__ = decode  # type: ignore[attr-defined]
-        encode_completion.__wrapped__ = encode  # type: ignore[attr-defined]
-        bridge_worker.decode_activation = decode_activation  # type: ignore[assignment]
-        bridge_worker.encode_completion = encode_completion  # type: ignore[assignment]
+        for name, original in originals.items():
+            setattr(bridge_worker, name, _skipping(original, StorageOperationMetrics))
         _installed = True
         return True

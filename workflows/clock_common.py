@@ -11,7 +11,7 @@ API, so a workflow using them emits exactly the commands it would inline.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
@@ -116,6 +116,27 @@ async def _run(activity_name: str, arg: Any, timeout: timedelta) -> None:
 async def record(activity_name: str, arg: Any) -> None:
     """Write to the read model through a local activity (retried until it lands)."""
     await _run(activity_name, arg, RECORD_TIMEOUT)
+
+
+async def record_clock(
+    activity_name: str,
+    row: Any,
+    events: Sequence[Any],
+    record_event: Callable[[Any], Awaitable[None]],
+    *,
+    opening: bool,
+) -> None:
+    """Write the clock's read-model row (`row`, with an `events` field). At the clock's
+    opening its events go with it in the same local activity (ONE_RECORD_AT_OPENING); a run
+    that began before that patch records them one by one with `record_event`."""
+    if opening and workflow.patched(ONE_RECORD_AT_OPENING):
+        row.events = list(events)
+        await record(activity_name, row)
+        return
+    await record(activity_name, row)
+    if opening:
+        for event in events:
+            await record_event(event)
 
 
 async def send(activity_name: str, arg: Any) -> None:

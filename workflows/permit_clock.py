@@ -95,15 +95,13 @@ class PermitClockWorkflow:
     async def _sync(self, clock: dict[str, Any], record_events: bool = False) -> None:
         """Keep the read model and the search attributes current."""
         async with self._lock:
-            record = self._state.record(clock, workflow.info().workflow_id)
-            if record_events and workflow.patched(common.ONE_RECORD_AT_OPENING):
-                record.events = list(self._state.events)
-                await common.record(activity.RECORD_PERMIT_CLOCK, record)
-            else:
-                await common.record(activity.RECORD_PERMIT_CLOCK, record)
-                if record_events:
-                    for event in self._state.events:
-                        await self._record_event(event)
+            await common.record_clock(
+                activity.RECORD_PERMIT_CLOCK,
+                self._state.record(clock, workflow.info().workflow_id),
+                self._state.events,
+                self._record_event,
+                opening=record_events,
+            )
         workflow.upsert_search_attributes(self._state.search_attributes(clock))
 
     async def _record_event(self, event: PermitEvent) -> None:

@@ -128,15 +128,13 @@ class ShotClockWorkflow:
     async def _sync(self, clock: dict[str, Any], record_events: bool = False) -> None:
         """Keep the read model and the search attributes current."""
         async with self._lock:
-            record = self._state.application_record(clock, workflow.info().workflow_id)
-            if record_events and workflow.patched(common.ONE_RECORD_AT_OPENING):
-                record.events = list(self._state.events)
-                await common.record(activity.RECORD_APPLICATION, record)
-            else:
-                await common.record(activity.RECORD_APPLICATION, record)
-                if record_events:
-                    for event in self._state.events:
-                        await self._record_event(event)
+            await common.record_clock(
+                activity.RECORD_APPLICATION,
+                self._state.application_record(clock, workflow.info().workflow_id),
+                self._state.events,
+                self._record_event,
+                opening=record_events,
+            )
         workflow.upsert_search_attributes(
             self._state.search_attributes(clock, conservative=bool(self._conservative_path))
         )
