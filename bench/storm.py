@@ -85,6 +85,7 @@ from bench.harness import (
     count_applications,
     wait_for_rows,
 )
+from bench.host import calibrate, host_cpu, host_used
 from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess
 from bench.run_all import Figure, machine, table, write
 from bench.scale import tzif
@@ -575,6 +576,17 @@ def thread_cpu(pid: int) -> dict[str, float]:
     return out
 
 
+def driver_cpu() -> float:
+    """CPU seconds this driver process has used itself (its web sessions and journal
+    reading), not its children's."""
+    times = os.times()
+    return times.user + times.system
+
+
+def finite_sum(values: dict[str, float]) -> float:
+    return sum(v for v in values.values() if math.isfinite(v))
+
+
 def cpu_used(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     return {name: after[name] - before[name] for name in before}
 
@@ -614,6 +626,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     storm, clocks = args.storm, args.clocks
     result: dict[str, Any] = {"clocks_asked": clocks, "storm": storm, "dev_zone": args.dev_zone}
     load_at = math.nan
+    cores = os.cpu_count() or 1
+    result["calibration"] = {"at start": calibrate()}
     with tempfile.TemporaryDirectory(prefix="clearance-storm-", dir=args.tmp_root) as tmp_name:
         tmp = Path(tmp_name)
         result["tmp_root"] = args.tmp_root or tempfile.gettempdir()
@@ -749,6 +763,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             cached = await asyncio.to_thread(probe_cache, worker, probe)
             result["cache_size"] = len(cached)
             result["storm_cached"] = sum(1 for w in cached if STORM_PREFIX in w)
+            result["calibration"]["before 08:00"] = calibrate()
             print(
                 f"worker cache: {len(cached):,} runs, of which {result['storm_cached']:,} "
                 f"storm clocks (the rest of the {opened_storm:,} are evicted)",
@@ -791,10 +806,17 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             reads_at_storm = disk_reads(pids)
             counters_at_storm = sdk_counters(metrics_address)
             threads_at_storm = thread_cpu(worker.pid)
+            host_at_storm, driver_at_storm = host_cpu(), driver_cpu()
             print(f"08:00 {zone}: {opened_storm:,} reminders due", flush=True)
             accepted = await wait_letters(journal, STORM_PREFIX, opened_storm, args.timeout)
             drained_at = time.time()
             result["cpu_ours"] = cpu_used(cpu_at_storm, cpu_seconds(pids))
+            result["host_ours"] = host_used(
+                host_at_storm,
+                host_cpu(),
+                finite_sum(result["cpu_ours"]) + driver_cpu() - driver_at_storm,
+                cores,
+            )
             result["reads_ours"] = reads_used(reads_at_storm, disk_reads(pids))
             web_done.set()
             await driver
@@ -882,8 +904,16 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(max(0.0, minimal_at.timestamp() - time.time()))
             cpu_at_minimal = cpu_seconds(pids)
             reads_at_minimal = disk_reads(pids)
+            host_at_minimal, driver_at_minimal = host_cpu(), driver_cpu()
             minimal_accepted = await wait_letters(journal, "MIN-", storm, args.timeout)
             result["cpu_minimal"] = cpu_used(cpu_at_minimal, cpu_seconds(pids))
+            result["host_minimal"] = host_used(
+                host_at_minimal,
+                host_cpu(),
+                finite_sum(result["cpu_minimal"]) + driver_cpu() - driver_at_minimal,
+                cores,
+            )
+            result["calibration"]["after the minimal"] = calibrate()
             result["reads_minimal"] = reads_used(reads_at_minimal, disk_reads(pids))
             minimal = latency_figures(minimal_accepted, minimal_at.timestamp())
             minimal["missing"] = storm - len(minimal_accepted)
@@ -950,6 +980,29 @@ def figures(r: dict[str, Any]) -> list[Figure]:
             True,
         ),
     ]
+
+
+def host_line(r: dict[str, Any]) -> str:
+    """The machine's share: how busy the host was while each storm drained (steal is the
+    hypervisor's, "other" is busy time outside the benchmark's processes) and the fixed
+    calibration work's CPU time at each point (higher: a slower machine)."""
+    ours, minimal = r.get("host_ours"), r.get("host_minimal")
+    if not ours or not minimal:
+        return "- Host while draining: not measured (a run before it was, or no /proc/stat)"
+    kinds = ("busy", "iowait", "steal", "idle")
+    calibration = ", ".join(
+        f"{when} {c['cpu_ms']:.0f} ms"
+        + (f" ({c['wall_ms']:.0f} ms wall)" if c["wall_ms"] > 1.1 * c["cpu_ms"] else "")
+        for when, c in r.get("calibration", {}).items()
+    )
+    return (
+        "- Host while draining (ours / minimal): "
+        + ", ".join(f"{k} {ours[f'{k}_pct']:.0f}% / {minimal[f'{k}_pct']:.0f}%" for k in kinds)
+        + f"; busy outside the benchmark's processes (this driver's included) "
+        f"{ours['other_busy_s']:.1f} / "
+        f"{minimal['other_busy_s']:.1f} CPU s. Calibration (the same Python work, CPU time; "
+        f"more is a slower machine): {calibration}"
+    )
 
 
 def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str) -> str:
@@ -1036,6 +1089,7 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
                 if "reads_ours" in r and "reads_minimal" in r
                 else "- Disk reads while draining not measured (a run before it was)"
             ),
+            host_line(r),
             f"- Web: `clearance web` on the same SQLite file, {r['seeded']['projects']} "
             f"projects seeded directly; {web['users']} staff sessions each fetching "
             f"{', '.join(web['pages'])} in turn with a {WEB_PAUSE_S} s pause; "
@@ -1107,6 +1161,7 @@ def main() -> None:
     for f in figures(result):
         verdict = ("PASS" if f.passed else "FAIL") if f.goal else ""
         print(f"{f.name:<70} {f.value:>16}  {f.goal:<10} {verdict}")
+    print(host_line(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     if args.write:

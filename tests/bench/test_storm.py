@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bench.harness import CATEGORIES
+from bench.host import calibrate, host_used, parse_proc_stat
 from bench.storm import next_eight_oclock, plan_category, storm_input
 from workflows.shot_clock_support import ClockState
 
@@ -32,3 +33,31 @@ def test_a_storm_clock_has_a_reminder_at_that_08_00_and_nothing_before(category:
     reminders = [a for a in alerts if a.kind == "reminder"]
     assert [a.fire_at for a in reminders] == [fire_at]
     assert all(a.fire_at >= fire_at for a in alerts)
+
+
+def test_the_host_figures_say_how_much_of_the_window_was_stolen_and_not_the_benchmarks() -> None:
+    ticks = 100
+    before = parse_proc_stat("cpu  100 0 50 1000 10 0 0 0 0 0\ncpu0 1 2 3\n", ticks)
+    # 10 s on 2 cores: 12 s busy (user 8, system 4), 2 s iowait, 1 s steal, 5 s idle.
+    after = parse_proc_stat("cpu  900 0 450 1500 210 0 0 100 0 0\n", ticks)
+    used = host_used(before, after, processes_cpu=9.5, cores=2)
+    assert used == {
+        "window_s": 10.0,
+        "busy_pct": 60.0,
+        "iowait_pct": 10.0,
+        "steal_pct": 5.0,
+        "idle_pct": 25.0,
+        "other_busy_s": 2.5,
+    }
+    assert host_used(None, after, 1.0, 2) == {}
+
+
+def test_a_proc_stat_without_the_aggregate_line_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="no aggregate 'cpu' line"):
+        parse_proc_stat("intr 1 2 3\n", 100)
+
+
+def test_the_calibration_times_the_same_work_in_cpu_and_wall_time() -> None:
+    figures = calibrate(rounds=2_000)
+    assert figures["cpu_ms"] > 0
+    assert figures["wall_ms"] >= figures["cpu_ms"] * 0.9
