@@ -913,6 +913,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 finite_sum(result["cpu_minimal"]) + driver_cpu() - driver_at_minimal,
                 cores,
             )
+            # Calibrated once the minimal workflows have completed, on a quiet machine.
+            await wait_until_quiet(pids, ("minimal worker", "server"), 60.0)
             result["calibration"]["after the minimal"] = calibrate()
             result["reads_minimal"] = reads_used(reads_at_minimal, disk_reads(pids))
             minimal = latency_figures(minimal_accepted, minimal_at.timestamp())
