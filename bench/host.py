@@ -7,6 +7,8 @@ the code's:
 - the host's CPU time by kind over a window (`/proc/stat`): busy, iowait, idle and steal
   (time the hypervisor gave this machine's cores to someone else), and how much of the busy
   time was not the benchmark's own processes;
+- the dev server's garbage collector, from its `GODEBUG=gctrace=1` lines: how many
+  collections ran in the window and their CPU time;
 - a calibration: a fixed piece of pure-Python work, timed in CPU and wall time. Its CPU
   time grows when each cycle does less (a neighbour thrashing the shared caches, a lower
   clock); its wall time beyond its CPU time is time the core was taken away.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,3 +108,26 @@ def _timed(rounds: int) -> tuple[float, float]:
         if len(table) > 512:
             table.clear()
     return 1000 * (time.thread_time() - cpu), 1000 * (time.perf_counter() - wall)
+
+
+# One line per collection (runtime package docs, GODEBUG gctrace=1): "gc N @Ts P%: ... ms
+# clock, A+B/C/D+E ms cpu, ...": stop-the-world sweep termination (A), mark assists (B),
+# background (C) and idle (D) marking, stop-the-world mark termination (E).
+_GC_LINE = re.compile(
+    r"^gc \d+ @(?P<at>[\d.]+)s \d+%: \S+ ms clock, "
+    r"(?P<a>[\d.]+)\+(?P<b>[\d.]+)/(?P<c>[\d.]+)/(?P<d>[\d.]+)\+(?P<e>[\d.]+) ms cpu"
+)
+
+
+def go_gc_cpu(trace: str, started: float, window: tuple[float, float]) -> dict[str, float]:
+    """The collections a Go process (started at Unix time `started`) traced in `trace`
+    during `window` (Unix times): their number and CPU seconds. Idle marking is counted:
+    it runs on a core the Go scheduler found idle, which another process could have used."""
+    cycles, cpu_ms = 0, 0.0
+    for line in trace.splitlines():
+        m = _GC_LINE.match(line)
+        if m is None or not window[0] <= started + float(m["at"]) <= window[1]:
+            continue
+        cycles += 1
+        cpu_ms += sum(float(m[k]) for k in "abcde")
+    return {"cycles": cycles, "cpu_s": round(cpu_ms / 1000, 2)}

@@ -85,7 +85,7 @@ from bench.harness import (
     count_applications,
     wait_for_rows,
 )
-from bench.host import calibrate, host_cpu, host_used
+from bench.host import calibrate, go_gc_cpu, host_cpu, host_used
 from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess
 from bench.run_all import Figure, machine, table, write
 from bench.scale import tzif
@@ -97,7 +97,7 @@ from models.shot_clock import ClockEvent, ShotClockInput
 from rules.alerts import SEND_AT
 from rules.shot_clock import TERMINAL_STATUSES
 from settings import DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
-from stack.temporal_server import SQLITE_PRAGMAS, DevServer, free_port
+from stack.temporal_server import GO_RUNTIME_DEFAULTS, SQLITE_PRAGMAS, DevServer, free_port
 from worker import WORKFLOW_RUNNER
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 from workflows.shot_clock_support import ClockState
@@ -655,10 +655,21 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             for p in SQLITE_PRAGMAS
         )
         result["server_sync"] = args.server_sync
+        # The collector traces each collection to the server's log (one line each), so the
+        # server's garbage collection in each storm can be told apart.
         server = DevServer(
-            tmp / "temporal.db", port=free_port(), ui_port=None, sqlite_pragmas=pragmas
+            tmp / "temporal.db",
+            port=free_port(),
+            ui_port=None,
+            sqlite_pragmas=pragmas,
+            env={"GODEBUG": "gctrace=1"},
         )
         await asyncio.to_thread(server.start)
+        assert server._process is not None
+        server_started = psutil.Process(server._process.pid).create_time()
+        result["server_go_runtime"] = {
+            k: os.environ.get(k, v) for k, v in GO_RUNTIME_DEFAULTS.items()
+        }
         smtp_port = free_port()
         journal = tmp / "smtp-accepted.tsv"
         probe = tmp / "cache-probe.txt"
@@ -818,6 +829,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 cores,
             )
             result["reads_ours"] = reads_used(reads_at_storm, disk_reads(pids))
+            result["server_gc_ours"] = go_gc_cpu(
+                server.log_file.read_text(errors="replace"),
+                server_started,
+                (fire_at.timestamp(), drained_at),
+            )
             web_done.set()
             await driver
             ours = latency_figures(accepted, fire_at.timestamp())
@@ -906,6 +922,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             reads_at_minimal = disk_reads(pids)
             host_at_minimal, driver_at_minimal = host_cpu(), driver_cpu()
             minimal_accepted = await wait_letters(journal, "MIN-", storm, args.timeout)
+            minimal_drained_at = time.time()
             result["cpu_minimal"] = cpu_used(cpu_at_minimal, cpu_seconds(pids))
             result["host_minimal"] = host_used(
                 host_at_minimal,
@@ -917,6 +934,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             await wait_until_quiet(pids, ("minimal worker", "server"), 60.0)
             result["calibration"]["after the minimal"] = calibrate()
             result["reads_minimal"] = reads_used(reads_at_minimal, disk_reads(pids))
+            result["server_gc_minimal"] = go_gc_cpu(
+                server.log_file.read_text(errors="replace"),
+                server_started,
+                (minimal_at.timestamp(), minimal_drained_at),
+            )
             minimal = latency_figures(minimal_accepted, minimal_at.timestamp())
             minimal["missing"] = storm - len(minimal_accepted)
             result["minimal"] = minimal
@@ -984,6 +1006,18 @@ def figures(r: dict[str, Any]) -> list[Figure]:
     ]
 
 
+def gc_text(r: dict[str, Any]) -> str:
+    ours, minimal = r.get("server_gc_ours"), r.get("server_gc_minimal")
+    if not ours or not minimal:
+        return ""
+    runtime = r.get("server_go_runtime", {})
+    settings = ", ".join(f"{k}={v}" for k, v in runtime.items())
+    return (
+        f"; the server's garbage collector ({settings}): {ours['cycles']} collections, "
+        f"{ours['cpu_s']:.1f} CPU s / {minimal['cycles']}, {minimal['cpu_s']:.1f} s"
+    )
+
+
 def host_line(r: dict[str, Any]) -> str:
     """The machine's share: how busy the host was while each storm drained (steal is the
     hypervisor's, "other" is busy time outside the benchmark's processes) and the fixed
@@ -1002,7 +1036,9 @@ def host_line(r: dict[str, Any]) -> str:
         + ", ".join(f"{k} {ours[f'{k}_pct']:.0f}% / {minimal[f'{k}_pct']:.0f}%" for k in kinds)
         + f"; busy outside the benchmark's processes (this driver's included) "
         f"{ours['other_busy_s']:.1f} / "
-        f"{minimal['other_busy_s']:.1f} CPU s. Calibration (the same Python work, CPU time; "
+        f"{minimal['other_busy_s']:.1f} CPU s"
+        + gc_text(r)
+        + ". Calibration (the same Python work, CPU time; "
         f"more is a slower machine): {calibration}"
     )
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bench.harness import CATEGORIES
-from bench.host import calibrate, host_used, parse_proc_stat
+from bench.host import calibrate, go_gc_cpu, host_used, parse_proc_stat
 from bench.storm import next_eight_oclock, plan_category, storm_input
 from workflows.shot_clock_support import ClockState
 
@@ -61,3 +61,17 @@ def test_the_calibration_times_the_same_work_in_cpu_and_wall_time() -> None:
     figures = calibrate(rounds=2_000)
     assert figures["cpu_ms"] > 0
     assert figures["wall_ms"] >= figures["cpu_ms"] * 0.9
+
+
+def test_the_servers_collections_are_counted_only_inside_the_window() -> None:
+    trace = "\n".join(
+        [
+            "gc 1 @1.000s 5%: 0.01+4.9+0.03 ms clock, 1.0+2.0/3.0/4.0+5.0 ms cpu, 3->4->2 MB",
+            "2026/12/05 warn something else the server logged",
+            "gc 2 @10.500s 4%: 0.03+3.2+0.00 ms clock, 10+20/30/40+50 ms cpu, 4->5->3 MB",
+            "gc 3 @30.000s 4%: 0.03+3.2+0.00 ms clock, 100+0/0/0+5 ms cpu, 4->5->3 MB",
+        ]
+    )
+    # Started at Unix time 1000: the window 1005-1020 holds only the second collection.
+    assert go_gc_cpu(trace, 1000.0, (1005.0, 1020.0)) == {"cycles": 1, "cpu_s": 0.15}
+    assert go_gc_cpu(trace, 1000.0, (1000.0, 1040.0)) == {"cycles": 3, "cpu_s": 0.27}
