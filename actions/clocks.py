@@ -39,8 +39,9 @@ from models.shot_clock import (
     ShotClockInput,
 )
 from rules.access import Principal, require
-from rules.packs import Jurisdiction, default_jurisdiction, jurisdiction
-from rules.timeline import TimelineError, parse_timeline
+from rules.kernel.input import TimelineError
+from rules.kernel.jurisdictions import Jurisdiction, default_jurisdiction, jurisdiction
+from rules.shot_clock.timeline import parse_timeline
 from settings import Settings
 from workflows.shot_clock_support import frozen_calendar, rebase_input
 
@@ -257,7 +258,7 @@ class ClockActions:
         that dies part way loses nothing. A JurisdictionClosureWorkflow carries it to the
         clocks, so it finishes even if this request or process does not; the request
         waits for it a little while."""
-        from rules.shot_clock import TERMINAL_STATUSES
+        from rules.shot_clock.engine import TERMINAL_STATUSES
         from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
 
         require(who, AddLocalClosure.permission)

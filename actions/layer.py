@@ -28,7 +28,7 @@ from models.conditions import ActionResult
 from models.database import session_factory
 from models.shot_clock import ClockSummary, ClockUpdateResult
 from rules.access import RESOLUTION_ACTIONS, Principal, require
-from rules.packs import add_jurisdictions
+from rules.kernel.jurisdictions import add_jurisdictions
 from settings import Settings
 
 __all__ = ["ActionFailed", "Actions", "ClosureOutcome", "Gateway", "bad"]

@@ -37,7 +37,7 @@ from models.permit_clock import (
 )
 from models.schema import PermitClockRow, PermitEventRow
 from rules.access import Principal, require
-from rules.packs import Jurisdiction
+from rules.kernel.jurisdictions import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
 from settings import Settings

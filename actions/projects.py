@@ -25,7 +25,7 @@ from actions.waiting import wait_for
 from models.conditions import ActionResult, Actor
 from models.schema import ConditionRow, EvidenceFile, Project
 from rules.access import Principal, require
-from rules.packs import Jurisdiction
+from rules.kernel.jurisdictions import Jurisdiction
 from settings import Settings
 
 

@@ -39,7 +39,7 @@ from models.shot_clock import (
     WithdrawalInput,
 )
 from rules.access import RESOLUTION_ACTIONS
-from rules.timeline import TimelineError, parse_date
+from rules.kernel.input import TimelineError, parse_date
 
 OUTCOMES = ("approved", "approved_with_conditions", "denied")
 APPLICANT_NOTICE_KINDS = (

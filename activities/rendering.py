@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, sel
 
 from models.conditions import ProjectInfo, ProjectNoticeRequest
 from models.shot_clock import NoticeRequest
-from rules.packs import JURISDICTIONS
+from rules.kernel.jurisdictions import JURISDICTIONS
 from settings import PROJECT_ROOT
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"

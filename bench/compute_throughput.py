@@ -3,7 +3,7 @@
 A fixed set of realistic timelines (every category, a small-wireless batch, a California
 clock with a tolling notice and a resubmission, a small-wireless reset, a tolling
 agreement, a decision, an eligible facilities request with a deemed-granted notice, a
-local rule pack) is parsed once; then `rules.shot_clock.compute` is called round-robin
+local rule pack) is parsed once; then `rules.shot_clock.engine.compute` is called round-robin
 over them for a few seconds in this single process. `compute_json` (parse + compute,
 what `clearance clock compute` and every workflow recomputation do) is measured the same
 way.
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules.shot_clock import compute, compute_json
-from rules.timeline import parse_timeline
+from rules.shot_clock.engine import compute, compute_json
+from rules.shot_clock.timeline import parse_timeline
 
 GOAL_PER_SECOND = 10_000
 

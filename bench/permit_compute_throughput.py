@@ -28,8 +28,8 @@ from typing import Any
 
 from bench.compute_throughput import TIMELINES
 from rules.permit_clocks import compute_permit_clock, compute_request, parse_request
-from rules.shot_clock import compute as compute_shot_clock
-from rules.timeline import parse_timeline
+from rules.shot_clock.engine import compute as compute_shot_clock
+from rules.shot_clock.timeline import parse_timeline
 
 GOAL_PER_SECOND = 10_000
 

@@ -51,7 +51,7 @@ from bench.scale import (
 from models.permit_clock import PermitClockInput
 from models.schema import PermitClockRow, PermitEventRow
 from rules.access import Principal
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from workflows.permit_clock_support import permit_workflow_id
 
 GOAL_RSS_MIB = 500

@@ -68,7 +68,7 @@ from models.conditions import (
 from rules.conditions.lifecycle import DORMANT_KINDS
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import extract_text, parse_resolution
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from worker import build_worker

@@ -37,7 +37,7 @@ from models.conditions import ParsedResolution, ProjectInput
 from models.schema import ConditionRow, Project
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import extract_text, parse_resolution
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 from workflows.project import ProjectWorkflow, project_workflow_id
 

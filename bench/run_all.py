@@ -37,7 +37,7 @@ Written by `.venv/bin/python -m bench.run_all --write` (one section per date and
 a re-run on the same day and machine replaces its section; this header is rewritten each
 time). The benchmarks are scripts in `bench/`, not timed tests.
 
-- **compute**: `rules.shot_clock.compute` calls per second on one core, round-robin over
+- **compute**: `rules.shot_clock.engine.compute` calls per second on one core, round-robin over
   realistic pre-parsed timelines (`bench/compute_throughput.py`). Goal ≥ 10,000/s.
 - **start-to-first-record ratio**: ShotClockWorkflow starts until each application row
   exists, against a minimal one-activity workflow until each has completed, both on the

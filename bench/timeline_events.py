@@ -27,8 +27,8 @@ import time
 from datetime import date, timedelta
 from typing import Any
 
-from rules.shot_clock import compute_json
-from rules.timeline import load_json
+from rules.kernel.input import load_json
+from rules.shot_clock.engine import compute_json
 
 GOAL_SECONDS = 1.0
 ITEMS = [

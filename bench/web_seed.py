@@ -42,8 +42,8 @@ from rules.audit_chain import GENESIS, link
 from rules.conditions import lifecycle
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import parse_resolution
-from rules.packs import jurisdiction
-from rules.shot_clock import compute_json
+from rules.kernel.jurisdictions import jurisdiction
+from rules.shot_clock.engine import compute_json
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 
 # How a city's conditions stand at any moment (weights): most still open.

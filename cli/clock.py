@@ -18,14 +18,9 @@ from cli.api import Api
 from cli.display import list_applications, show_application
 from cli.errors import CliError
 from models.shot_clock import NoticeItem
+from rules.kernel.input import MAX_INPUT_BYTES, TimelineError, load_json, parse_date
 from rules.permit_clocks import compute_permit_clock
-from rules.shot_clock import compute_json
-from rules.timeline import (
-    MAX_INPUT_BYTES,
-    TimelineError,
-    load_json,
-    parse_date,
-)
+from rules.shot_clock.engine import compute_json
 
 app = typer.Typer(help="Wireless shot clocks: compute, open, record events, show and list.")
 console = Console()

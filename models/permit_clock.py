@@ -59,7 +59,7 @@ class PermitCalendar:
     jurisdiction: str
     time_zone: str
     # Every calendar layer (federal, state, judicial, the city's adopted holidays and
-    # closures) as `rules.calendars.CalendarLayers.to_dict()`; empty: the jurisdiction's
+    # closures) as `rules.kernel.calendars.CalendarLayers.to_dict()`; empty: the jurisdiction's
     # layers as the data files say now.
     layers: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""

@@ -58,7 +58,7 @@ class ClockEvent:
 class CalendarSnapshot:
     """The calendar a clock is counted on, frozen into the workflow so replays agree.
 
-    `layers` (rules.calendars.CalendarLayers.to_dict: every holiday layer and the
+    `layers` (rules.kernel.calendars.CalendarLayers.to_dict: every holiday layer and the
     closures known when the clock was opened) and `pack_data` (the rule pack's data)
     are frozen at open (shot-clocks.md 8.9): a later edit of the data files changes new
     clocks only, until an audited rebase. None: a clock opened before freezing existed,

@@ -25,7 +25,7 @@ from activities.rendering import (
 from models.conditions import RESOLVED_STATUSES, ConditionSpec, ConditionState
 from models.database import session_factory
 from models.schema import AuditRow, ConditionRow, Project
-from rules.packs import JURISDICTIONS
+from rules.kernel.jurisdictions import JURISDICTIONS
 
 UNSPECIFIED = "unspecified"
 

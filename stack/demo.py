@@ -19,7 +19,7 @@ from models.shot_clock import (
     NoticeItem,
     ShotClockInput,
 )
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 from workflows.shot_clock_support import frozen_calendar
 

@@ -19,7 +19,7 @@ import pendulum
 import uvicorn
 from rich.console import Console
 
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from settings import Settings, load_settings
 from stack.demo import (
     DEMO_CLOCKS,

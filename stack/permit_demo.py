@@ -17,7 +17,7 @@ from temporalio.service import RPCError, RPCStatusCode
 from actions.permit_clocks import OpenPermitClock, plan_open
 from models.permit_clock import PermitEventInput
 from rules.access import Principal
-from rules.packs import jurisdiction as city
+from rules.kernel.jurisdictions import jurisdiction as city
 from rules.permit_clocks import PERMIT_PACKS, PERMIT_RULES
 from rules.permit_clocks.jurisdictions import permit_jurisdiction
 from stack.demo import DEMO_JURISDICTION

@@ -16,11 +16,11 @@ from sqlalchemy.orm import Session
 
 from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
 from rules.access import CLOCK_STAFF
-from rules.alerts import local_today
-from rules.calendars import calendar_for
 from rules.conditions.lifecycle import DEPARTMENTS
-from rules.packs import JURISDICTIONS
-from rules.shot_clock import TERMINAL_STATUSES
+from rules.kernel.alerts import local_today
+from rules.kernel.calendars import calendar_for
+from rules.kernel.jurisdictions import JURISDICTIONS
+from rules.shot_clock.engine import TERMINAL_STATUSES
 from web.present import (
     human_date,
     milestone_label,

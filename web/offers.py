@@ -1,5 +1,5 @@
 """Which forms a page offers: only those that apply to this record, this role and this
-department. Pure; it mirrors the checks the workflows' validators make (rules/actions.py,
+department. Pure; it mirrors the checks the workflows' validators make (rules/shot_clock/checks.py,
 rules/conditions/lifecycle.py) so a page never offers what would be refused for a reason
 the page already knows."""
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.access import allowed
-from rules.packs import FEDERAL_PACK, RULE_PACKS
-from rules.shot_clock import TERMINAL_STATUSES
+from rules.kernel.jurisdictions import FEDERAL_PACK
+from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.packs import RULE_PACKS
 
 NOTICE_OUTSTANDING = ("tolled", "reset_pending")
 

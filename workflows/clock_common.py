@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from temporalio import workflow
 from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
 
-from rules.timeline import TimelineError, parse_date
+from rules.kernel.input import TimelineError, parse_date
 
 # Shared by both kinds of clock (same names in the Temporal UI).
 CONSERVATIVE_DATE = SearchAttributeKey.for_datetime("ConservativeDate")

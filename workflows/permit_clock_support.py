@@ -24,8 +24,8 @@ from models.permit_clock import (
     PermitEventRecord,
     PermitNoticeRequest,
 )
-from rules.alerts import SEND_AT, local_instant, local_today
-from rules.calendars import CalendarLayers
+from rules.kernel.alerts import SEND_AT, local_instant, local_today
+from rules.kernel.calendars import CalendarLayers
 from rules.permit_clocks import (
     PermitClockError,
     check_new_event,

@@ -49,7 +49,6 @@ with workflow.unsafe.imports_passed_through():
         SubmitEvidenceInput,
         TriggerInput,
     )
-    from rules.alerts import Alert
     from rules.conditions import lifecycle
     from rules.conditions.alerts import (
         condition_summary,
@@ -58,7 +57,8 @@ with workflow.unsafe.imports_passed_through():
         plan_project_alerts,
     )
     from rules.conditions.windows import PlannedDates, schedule
-    from rules.timeline import TimelineError, parse_date
+    from rules.kernel.alerts import Alert
+    from rules.kernel.input import TimelineError, parse_date
 
 RECORD_TIMEOUT = timedelta(seconds=60)
 NOTICE_TIMEOUT = timedelta(seconds=60)

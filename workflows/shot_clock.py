@@ -36,7 +36,7 @@ with workflow.unsafe.imports_passed_through():
         TollingAgreementInput,
         WithdrawalInput,
     )
-    from rules.alerts import Alert
+    from rules.kernel.alerts import Alert
     from workflows import clock_common as common
     from workflows import shot_clock_support as support
     from workflows.clock_common import CLOCK_STATUS, CONSERVATIVE_DATE, JURISDICTION

@@ -33,12 +33,16 @@ from models.shot_clock import (
     TollingAgreementInput,
     WithdrawalInput,
 )
-from rules.actions import ActionRefused, check_new_event
-from rules.alerts import Alert, local_today, plan_alerts
-from rules.calendars import CalendarLayers, HolidayDataError
-from rules.packs import Jurisdiction, RulePack, pack_from_data, rule_pack
-from rules.shot_clock import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
-from rules.timeline import TimelineError, parse_date, parse_timeline, timeline_layers
+from rules.kernel.alerts import Alert, local_today
+from rules.kernel.calendars import CalendarLayers
+from rules.kernel.holidays import HolidayDataError
+from rules.kernel.input import TimelineError, parse_date
+from rules.kernel.jurisdictions import Jurisdiction
+from rules.shot_clock.alerts import plan_alerts
+from rules.shot_clock.checks import ActionRefused, check_new_event
+from rules.shot_clock.engine import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
+from rules.shot_clock.packs import RulePack, pack_from_data, rule_pack
+from rules.shot_clock.timeline import parse_timeline, timeline_layers
 from workflows import clock_common as common
 
 SHOT_CLOCK_DATE = SearchAttributeKey.for_datetime("ShotClockDate")

@@ -20,10 +20,10 @@ from models.conditions import (
     MilestoneSignoff,
     ProjectInfo,
 )
-from rules.alerts import SEND_AT, Alert, local_instant, local_today
-from rules.calendars import calendar_for
 from rules.conditions.lifecycle import MONITORED_GATES, next_milestone, owed_by_applicant
 from rules.conditions.windows import PlannedDates, schedule
+from rules.kernel.alerts import SEND_AT, Alert, local_instant, local_today
+from rules.kernel.calendars import calendar_for
 
 DIGEST_WEEKDAY = 0  # Monday
 TARGET_DIGEST_OFFSETS = (14, 7)

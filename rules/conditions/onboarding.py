@@ -16,7 +16,7 @@ from models.conditions import (
 from rules.conditions import gates
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
 from rules.conditions.time_limits import TimeLimitSyntaxError, compact, parse_compact
-from rules.packs import Jurisdiction
+from rules.kernel.jurisdictions import Jurisdiction
 
 
 class CorrectionError(ValueError):

@@ -53,7 +53,7 @@ from types import MappingProxyType
 from typing import Any
 
 from models.conditions import ConditionSpec, SubItem
-from rules.calendars import calendar_for
+from rules.kernel.calendars import calendar_for
 
 __all__ = [
     "DEFAULT_RULES",

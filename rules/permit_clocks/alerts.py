@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from rules.kernel.counting import ONE_DAY, subtract_business_days
 from rules.permit_clocks.compute import compute_request
-from rules.permit_clocks.counting import ONE_DAY, subtract_business_days
 from rules.permit_clocks.request import PermitRequest, parse_request
 
 DEFAULT_OFFSETS = (30, 14, 7, 3, 1)

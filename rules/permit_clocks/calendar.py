@@ -1,6 +1,6 @@
 """Which days a permit clock skips, per counting convention and reading (§2).
 
-The days come from the calendar layers of rules/calendars.py (a `CalendarLayers`
+The days come from the calendar layers of rules/kernel/calendars.py (a `CalendarLayers`
 snapshot: federal, state, judicial, adopted, closures). Weekends are always closed;
 the conventions use the layers so:
 
@@ -23,7 +23,7 @@ from datetime import date
 from functools import cached_property
 from typing import Literal
 
-from rules.calendars import BusinessCalendar, CalendarLayers
+from rules.kernel.calendars import BusinessCalendar, CalendarLayers
 
 Reading = Literal["literal", "conservative"]
 

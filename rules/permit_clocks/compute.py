@@ -17,8 +17,8 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
+from rules.kernel.counting import ONE_DAY, iso
 from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.counting import ONE_DAY, iso
 from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
 from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request

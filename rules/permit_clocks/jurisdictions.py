@@ -2,7 +2,7 @@
 
 The jurisdiction file (rules/data/jurisdictions/<key>.json) names its `permit_pack`;
 its calendar layers (state, judicial, adopted holidays, closures) come from
-rules/packs.py's `Jurisdiction.calendar_layers()`. Read once at import, so workflow
+rules/kernel/jurisdictions.py's `Jurisdiction.calendar_layers()`. Read once at import, so workflow
 code never touches files.
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rules.calendars import CalendarLayers, adopted_layer_from_dates, jurisdiction_layers
-from rules.packs import JURISDICTIONS
+from rules.kernel.calendars import CalendarLayers, adopted_layer_from_dates, jurisdiction_layers
+from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.packs import PERMIT_PACKS
 

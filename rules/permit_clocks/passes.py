@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.counting import (
+from rules.kernel.counting import (
     ONE_DAY,
     Pause,
     add_business_days,
@@ -26,6 +25,7 @@ from rules.permit_clocks.counting import (
     iso,
     roll_forward,
 )
+from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.packs import Cond, Rule
 from rules.permit_clocks.request import PermitEvent
 

@@ -14,11 +14,12 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from rules.calendars import CalendarLayers, HolidayDataError
+from rules.kernel.calendars import CalendarLayers
+from rules.kernel.holidays import HolidayDataError
+from rules.kernel.input import Item, TimelineError, parse_date, parse_items
 from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.jurisdictions import base_layers, permit_calendar, permit_jurisdiction
 from rules.permit_clocks.packs import PERMIT_PACKS, PERMIT_RULES, Rule
-from rules.timeline import TimelineError, parse_date
 
 TOP_LEVEL_FIELDS = frozenset(
     {
@@ -60,13 +61,6 @@ MAX_EVENTS = 10_000
 
 class PermitClockError(TimelineError):
     """Invalid permit-clock input; the message names the field and what is wrong."""
-
-
-@dataclass(frozen=True)
-class Item:
-    id: str
-    text: str = ""
-    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,33 +144,7 @@ def _choice(value: Any, field: str, allowed: tuple[str, ...]) -> str:
 
 
 def _items(raw: Any, field: str) -> tuple[Item, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise PermitClockError(
-            f"{field}: a notice of incompleteness must list each missing item; none given"
-        )
-    items: list[Item] = []
-    for i, entry in enumerate(raw):
-        where = f"{field}[{i}]"
-        if isinstance(entry, str):
-            if not entry.strip():
-                raise PermitClockError(f"{where}: an item id must not be empty")
-            items.append(Item(id=entry.strip()))
-        elif isinstance(entry, dict):
-            unknown = set(entry) - {"id", "text", "rule"}
-            if unknown:
-                raise PermitClockError(f"{where}: unknown field '{sorted(unknown)[0]}'")
-            for key in ("id", "text", "rule"):
-                if key in entry:
-                    _text(entry[key], f"{where}.{key}")
-            ident = (entry.get("id") or entry.get("text") or "").strip()
-            if not ident:
-                raise PermitClockError(f"{where}: an item needs an id or a text")
-            items.append(
-                Item(ident, (entry.get("text") or "").strip(), (entry.get("rule") or "").strip())
-            )
-        else:
-            raise PermitClockError(f"{where}: an item is a string id or an object")
-    return tuple(items)
+    return parse_items(raw, field, error=PermitClockError, limit=None)
 
 
 def _pct(raw: Mapping[str, Any], key: str, where: str) -> float | None:
@@ -262,11 +230,6 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
                 f"{where}: a project change gives units_change_pct or area_change_pct"
             )
     return PermitEvent(**values)
-
-
-def chain_rules(rule: Rule) -> tuple[Rule, ...]:
-    """The rule and every rule its `next` entries reach (each once)."""
-    return _chain_rules(rule.id)
 
 
 @cache

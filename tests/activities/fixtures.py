@@ -12,8 +12,9 @@ from models.shot_clock import (
     Contacts,
     NoticeRequest,
 )
-from rules.packs import FEDERAL_PACK, rule_pack
-from rules.shot_clock import compute_json, expiry_remedy
+from rules.kernel.jurisdictions import FEDERAL_PACK
+from rules.shot_clock.engine import compute_json, expiry_remedy
+from rules.shot_clock.packs import rule_pack
 
 PLANNER = "planner@cotati.example"
 SUPERVISOR = "planning.manager@cotati.example"

@@ -14,7 +14,7 @@ from datetime import date, timedelta
 import pendulum
 import pytest
 
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from tests.cli.runner import Stack, assert_one_line_error, running_stack
 
 CITY = jurisdiction("cotati")

@@ -25,8 +25,8 @@ from temporalio.client import Client, WorkflowExecutionStatus
 
 from models.database import make_engine, session_factory
 from models.schema import Application
-from rules.packs import jurisdiction
-from rules.shot_clock import compute_json
+from rules.kernel.jurisdictions import jurisdiction
+from rules.shot_clock.engine import compute_json
 from stack.temporal_server import free_port
 from tests.cli.runner import Stack, assert_one_line_error, clean_env, clearance, running_stack
 from tests.cli.test_clock_compute import CONTRACT_KEYS

@@ -10,8 +10,8 @@ from sqlalchemy import select
 from models.closures import record_fan_out, store_closure, stored_closures
 from models.database import make_engine, session_factory
 from models.schema import ClosureDay
-from rules.calendars import LITERAL, CalendarLayers
-from rules.packs import jurisdiction
+from rules.kernel.calendars import LITERAL, CalendarLayers
+from rules.kernel.jurisdictions import jurisdiction
 from workflows.shot_clock_support import frozen_calendar
 
 

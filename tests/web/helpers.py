@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from models.conditions import ConditionSpec, ParsedResolution
 from rules.conditions.onboarding import new_project
-from rules.packs import jurisdiction
+from rules.kernel.jurisdictions import jurisdiction
 from settings import Settings
 from stack.demo import DEMO_PASSWORD, DEMO_USERS, DemoClock, demo_application
 from web.context import SESSION_COOKIE

@@ -20,8 +20,13 @@ from actions.errors import ActionFailed
 from actions.layer import Actions
 from actions.temporal import Gateway
 from models.database import make_engine
-from rules.packs import JURISDICTIONS, add_jurisdictions, default_jurisdiction, jurisdiction
-from rules.shot_clock import compute_json
+from rules.kernel.jurisdictions import (
+    JURISDICTIONS,
+    add_jurisdictions,
+    default_jurisdiction,
+    jurisdiction,
+)
+from rules.shot_clock.engine import compute_json
 from settings import PROJECT_ROOT, Settings
 from tests.web.helpers import Browser
 from web.present import human_date

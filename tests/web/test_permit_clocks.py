@@ -349,7 +349,7 @@ def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
     browser: Browser, web_settings: Settings
 ) -> None:
     from models.schema import ClosureDay
-    from rules.calendars import LITERAL
+    from rules.kernel.calendars import LITERAL
     from rules.permit_clocks.jurisdictions import base_layers
 
     clock_id = new_id("PE")

@@ -17,8 +17,8 @@ from models.shot_clock import (
     Contacts,
     ShotClockInput,
 )
-from rules.calendars import jurisdiction_layers
-from rules.packs import rule_pack as pack_of
+from rules.kernel.calendars import jurisdiction_layers
+from rules.shot_clock.packs import rule_pack as pack_of
 from settings import Settings, load_settings
 from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 

@@ -24,7 +24,7 @@ from models.permit_clock import (
     PermitEvent,
 )
 from models.schema import PermitClockRow, PermitEventRow
-from rules.alerts import local_instant
+from rules.kernel.alerts import local_instant
 from settings import Settings
 from tests.workflows.clock_helpers import notice_keys, settings_for_test
 from worker import build_worker

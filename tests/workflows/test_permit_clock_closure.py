@@ -17,7 +17,7 @@ from models.shot_clock import (
     JurisdictionClosureResult,
     LocalClosureInput,
 )
-from rules.calendars import LITERAL
+from rules.kernel.calendars import LITERAL
 from rules.permit_clocks.jurisdictions import base_layers
 from tests.workflows.permit_helpers import PermitHarness, days, permit_info, today, wait_for
 from worker import WORKFLOW_RUNNER

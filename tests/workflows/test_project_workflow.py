@@ -32,8 +32,8 @@ from models.conditions import (
     SubmitEvidenceInput,
     TriggerInput,
 )
-from rules.alerts import local_instant
-from rules.calendars import calendar_for
+from rules.kernel.alerts import local_instant
+from rules.kernel.calendars import calendar_for
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import notice_keys, outbox_messages, settings_for_test
 from tests.workflows.test_shot_clock_workflow import query_when_ready, wait_for

@@ -100,7 +100,8 @@ async def record_revision2_history(target: Path) -> None:
     """A clock with a frozen calendar and the Cotati pack (shot-clocks.md 8): a notice
     effective only under the earliest reading, its countdown, an audited rebase and a
     decision, taken with the code of revision 2 (the other saved clock predates it)."""
-    from rules.packs import jurisdiction, rule_pack
+    from rules.kernel.jurisdictions import jurisdiction
+    from rules.shot_clock.packs import rule_pack
 
     env = await WorkflowEnvironment.start_time_skipping_v2(
         dev_server_existing_path=str(temporal_binary()),

@@ -14,8 +14,9 @@ import pytest
 from temporalio.client import WorkflowUpdateFailedError
 
 from models.shot_clock import ApplicantNoticeInput, DecisionInput, RebaseInput
-from rules.calendars import jurisdiction_layers
-from rules.packs import jurisdiction, rule_pack
+from rules.kernel.calendars import jurisdiction_layers
+from rules.kernel.jurisdictions import jurisdiction
+from rules.shot_clock.packs import rule_pack
 from tests.workflows.clock_helpers import application
 from tests.workflows.test_shot_clock_workflow import (
     Harness,

@@ -31,8 +31,8 @@ from models.shot_clock import (
     ShotClockInput,
     TollingAgreementInput,
 )
-from rules.alerts import local_instant
-from rules.shot_clock import compute_json
+from rules.kernel.alerts import local_instant
+from rules.shot_clock.engine import compute_json
 from settings import Settings
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test

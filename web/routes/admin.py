@@ -13,10 +13,10 @@ from sqlalchemy import select
 from actions.errors import ActionFailed
 from models.schema import ClosureDay, User
 from rules.access import STAFF_ROLES, require
-from rules.calendars import ALL, CONSERVATIVE
 from rules.conditions.lifecycle import DEPARTMENTS
-from rules.packs import JURISDICTIONS
-from rules.timeline import TimelineError, parse_date
+from rules.kernel.calendars import ALL, CONSERVATIVE
+from rules.kernel.input import TimelineError, parse_date
+from rules.kernel.jurisdictions import JURISDICTIONS
 from web.accounts import AccountError
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session

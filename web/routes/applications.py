@@ -79,7 +79,8 @@ def _open_page(
     flash: tuple[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    from rules.packs import JURISDICTIONS, rule_pack
+    from rules.kernel.jurisdictions import JURISDICTIONS
+    from rules.shot_clock.packs import rule_pack
 
     ctx = ctx_of(request)
     city = ctx.actions.city((values or {}).get("jurisdiction", ""))

@@ -17,7 +17,7 @@ from actions.errors import ActionFailed, bad
 from actions.permit_clocks import OpenPermitClock, RecordPermitEvent
 from models.schema import Notice, PermitClockRow, PermitEventRow
 from rules.access import require
-from rules.packs import JURISDICTIONS
+from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks import rule_catalog
 from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render

@@ -19,7 +19,7 @@ from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
 from rules.conditions.onboarding import milestone_keys
 from rules.conditions.time_limits import COMPACT_FORM, compact, describe
-from rules.packs import JURISDICTIONS
+from rules.kernel.jurisdictions import JURISDICTIONS
 from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import api_user, checked_form, form_dict, staff_session

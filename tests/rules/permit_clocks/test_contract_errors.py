@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from rules.kernel.input import TimelineError
 from rules.permit_clocks import PermitClockError, compute_permit_clock
-from rules.timeline import TimelineError
 
 
 @pytest.mark.parametrize(

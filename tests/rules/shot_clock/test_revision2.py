@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from rules.calendars import CalendarLayers, jurisdiction_layers
-from rules.packs import jurisdiction, pack_from_data, rule_pack
-from rules.shot_clock import compute, compute_json
-from rules.timeline import TimelineError, load_json, parse_timeline
+from rules.kernel.calendars import CalendarLayers, jurisdiction_layers
+from rules.kernel.input import TimelineError, load_json
+from rules.kernel.jurisdictions import jurisdiction
+from rules.shot_clock.engine import compute, compute_json
+from rules.shot_clock.packs import pack_from_data, rule_pack
+from rules.shot_clock.timeline import parse_timeline
 
 ITEM = {"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}
 

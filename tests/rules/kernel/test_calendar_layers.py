@@ -9,21 +9,18 @@ from datetime import date, timedelta
 import holidays
 import pytest
 
-from rules.calendars import (
+from rules.kernel.calendars import (
     ALL,
     CONSERVATIVE,
     COURT,
     LITERAL,
     CalendarLayers,
-    HolidayDataError,
     adopted_layer_from_dates,
-    judicial_regime,
     jurisdiction_layers,
-    parse_layer,
     reading_name,
-    state_regime,
 )
-from rules.packs import jurisdiction
+from rules.kernel.holidays import HolidayDataError, judicial_regime, parse_layer, state_regime
+from rules.kernel.jurisdictions import jurisdiction
 
 CA_6700 = state_regime("CA")
 CA_135 = judicial_regime("CA")

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.calendars import calendar_for
-from rules.shot_clock import compute_json
-from rules.timeline import TimelineError
+from rules.kernel.calendars import calendar_for
+from rules.kernel.input import TimelineError
+from rules.shot_clock.engine import compute_json
 from tests.contract import CONTRACT_KEYS
 
 SETTINGS = settings(

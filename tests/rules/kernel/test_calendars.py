@@ -1,4 +1,4 @@
-"""Tests for rules.calendars: the business-day calendar behind shot-clock roll-forward."""
+"""Tests for rules.kernel.calendars: the business-day calendar behind shot-clock roll-forward."""
 
 from __future__ import annotations
 
@@ -10,15 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.calendars import (
-    COURT,
-    BusinessCalendar,
-    available_states,
-    calendar_for,
-    federal_regime,
-    jurisdiction_layers,
-    state_regime,
-)
+from rules.kernel.calendars import COURT, BusinessCalendar, calendar_for, jurisdiction_layers
+from rules.kernel.holidays import available_states, federal_regime, state_regime
 
 FEDERAL = calendar_for(None)
 CA = calendar_for("CA")

@@ -1,69 +1,24 @@
-"""Rule packs and jurisdictions as data: one JSON file per regime, loaded once at import.
-
-A rule pack names each category's period, the rule that sets it, how the first and later
-incompleteness notices act on the clock, and whether the date rolls forward. A
-jurisdiction names its state calendar, time zone, local closures and rule pack.
-"""
+"""Jurisdictions as data: one JSON file per city (rules/data/jurisdictions, plus a city's
+own folder), loaded once at import. A jurisdiction names its state calendar, time zone,
+local closures, adopted holidays, contacts, departments and the rule packs its clocks use."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
-from rules.calendars import CalendarLayers, HolidayRegime, jurisdiction_layers, parse_layer
+from rules.kernel.calendars import CalendarLayers, jurisdiction_layers
+from rules.kernel.holidays import HolidayRegime, parse_layer
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+# The placeholder jurisdiction of federal law alone, and its rule pack.
 FEDERAL_PACK = "federal"
-
-
-@dataclass(frozen=True)
-class NoticeRule:
-    effect: str  # "reset" or "toll"
-    within_days: int
-    rule: str
-
-
-@dataclass(frozen=True)
-class CategoryRule:
-    key: str
-    label: str
-    days: int
-    rule: str
-    small_wireless: bool
-    eligible_facilities_request: bool
-    roll_forward: bool
-    first_notice: NoticeRule
-    later_notice_within_days: int
-    later_notice_rule: str
-    agreement_rule: str
-
-
-@dataclass(frozen=True)
-class BatchRule:
-    categories: frozenset[str]
-    rule: str
-
-
-@dataclass(frozen=True)
-class RulePack:
-    key: str
-    name: str
-    effective_from: date
-    citation: str
-    counting_rule: str
-    categories: Mapping[str, CategoryRule]
-    batch: BatchRule
-    late_first_notice_rule: str
-    never_tolls_rule: str
-    # The pack's data as read, and a content hash of it: what a clock freezes (8.9).
-    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    version: str = ""
+# Rule packs shipped as data: a jurisdiction must name one of them.
+_PACK_KEYS = frozenset(path.stem for path in (DATA_DIR / "packs").glob("*.json"))
 
 
 @dataclass(frozen=True)
@@ -93,69 +48,6 @@ class Jurisdiction:
         configured closures plus ``closures`` (ISO dates, e.g. from the database)."""
         days = {date.fromisoformat(d) for d in (*self.local_closures, *closures)}
         return jurisdiction_layers(self.state, self.adopted_holidays, days)
-
-
-def _category(key: str, raw: dict[str, Any]) -> CategoryRule:
-    first = raw["first_notice"]
-    return CategoryRule(
-        key=key,
-        label=raw["label"],
-        days=int(raw["days"]),
-        rule=raw["rule"],
-        small_wireless=bool(raw.get("small_wireless", False)),
-        eligible_facilities_request=bool(raw.get("eligible_facilities_request", False)),
-        roll_forward=bool(raw["roll_forward"]),
-        first_notice=NoticeRule(first["effect"], int(first["within_days"]), first["rule"]),
-        later_notice_within_days=int(raw["later_notice"]["within_days"]),
-        later_notice_rule=raw["later_notice"]["rule"],
-        agreement_rule=raw["agreement_rule"],
-    )
-
-
-def pack_version(raw: Mapping[str, Any]) -> str:
-    text = json.dumps(raw, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
-
-
-_FROZEN_PACKS: dict[str, RulePack] = {}
-
-
-def pack_from_data(raw: Mapping[str, Any]) -> RulePack:
-    """A rule pack from its data (a file, or the copy a running clock froze); ValueError
-    names what is wrong. Parsed once per version."""
-    version = pack_version(raw)
-    cached = _FROZEN_PACKS.get(version)
-    if cached is not None:
-        return cached
-    try:
-        pack = _pack(dict(raw), version)
-    except (KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"rule pack data is not valid: {err!r}") from None
-    if len(_FROZEN_PACKS) > 256:
-        _FROZEN_PACKS.clear()
-    _FROZEN_PACKS[version] = pack
-    return pack
-
-
-def _load_pack(path: Path) -> RulePack:
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    return _pack(raw, pack_version(raw))
-
-
-def _pack(raw: dict[str, Any], version: str) -> RulePack:
-    return RulePack(
-        key=raw["key"],
-        name=raw["name"],
-        effective_from=date.fromisoformat(raw["effective_from"]),
-        citation=raw["citation"],
-        counting_rule=raw["counting_rule"],
-        categories=MappingProxyType({k: _category(k, v) for k, v in raw["categories"].items()}),
-        batch=BatchRule(frozenset(raw["batch"]["categories"]), raw["batch"]["rule"]),
-        late_first_notice_rule=raw["late_first_notice_rule"],
-        never_tolls_rule=raw["never_tolls_rule"],
-        data=MappingProxyType(raw),
-        version=version,
-    )
 
 
 def _load_jurisdiction(path: Path) -> Jurisdiction:
@@ -192,22 +84,10 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
 
 # Loaded eagerly so workflow code (which imports this module through the sandbox's
 # pass-through) never touches the file system.
-RULE_PACKS: Mapping[str, RulePack] = MappingProxyType(
-    {p.key: p for p in map(_load_pack, sorted((DATA_DIR / "packs").glob("*.json")))}
-)
 _JURISDICTIONS: dict[str, Jurisdiction] = {
     j.key: j for j in map(_load_jurisdiction, sorted((DATA_DIR / "jurisdictions").glob("*.json")))
 }
 JURISDICTIONS: Mapping[str, Jurisdiction] = MappingProxyType(_JURISDICTIONS)
-CATEGORY_KEYS: tuple[str, ...] = tuple(RULE_PACKS[FEDERAL_PACK].categories)
-
-
-def rule_pack(key: str) -> RulePack:
-    try:
-        return RULE_PACKS[key]
-    except KeyError:
-        known = ", ".join(sorted(RULE_PACKS))
-        raise ValueError(f"unknown rule pack '{key}' (known: {known})") from None
 
 
 def add_jurisdictions(directory: str | Path) -> list[str]:
@@ -219,7 +99,7 @@ def add_jurisdictions(directory: str | Path) -> list[str]:
         return []
     loaded = [_load_jurisdiction(path) for path in sorted(folder.glob("*.json"))]
     for city in loaded:
-        if city.rule_pack not in RULE_PACKS:
+        if city.rule_pack not in _PACK_KEYS:
             raise ValueError(f"{city.key}: unknown rule pack {city.rule_pack!r}")
         _JURISDICTIONS[city.key] = city
     return [c.key for c in loaded]

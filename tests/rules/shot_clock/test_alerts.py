@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from rules.alerts import plan_alerts
-from rules.shot_clock import compute_json
+from rules.shot_clock.alerts import plan_alerts
+from rules.shot_clock.engine import compute_json
 
 LA = "America/Los_Angeles"
 REMINDERS = [30, 14, 7, 3, 1]

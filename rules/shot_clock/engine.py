@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from rules.calendars import CONSERVATIVE, LITERAL, BusinessCalendar, CalendarLayers
-from rules.packs import FEDERAL_PACK, CategoryRule, RulePack, rule_pack
-from rules.timeline import Event, Timeline, parse_timeline, timeline_layers
+from rules.kernel.calendars import CONSERVATIVE, LITERAL, BusinessCalendar, CalendarLayers
+from rules.kernel.jurisdictions import FEDERAL_PACK
+from rules.shot_clock.packs import CategoryRule, RulePack, rule_pack
+from rules.shot_clock.timeline import Event, Timeline, parse_timeline, timeline_layers
 
 # 47 CFR 1.6003(d)(2): the "all other applications" tolling window, used for the
 # alternative reading of a small-wireless notice sent on days 11-30.

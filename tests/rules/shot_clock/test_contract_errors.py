@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from rules.shot_clock import compute_json
-from rules.timeline import TimelineError, parse_timeline
+from rules.kernel.input import TimelineError
+from rules.shot_clock.engine import compute_json
+from rules.shot_clock.timeline import parse_timeline
 
 SUBMITTED = {"type": "submitted", "date": "2026-01-05"}
 ITEM = {"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}

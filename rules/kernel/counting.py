@@ -47,15 +47,6 @@ def add_months(start: date, months: int) -> date:
     return date(year, month, min(start.day, last))
 
 
-def paused_days(pauses: Sequence[Pause], before: date | None = None) -> int:
-    """Calendar days excluded by the pauses (only pauses that began before `before`)."""
-    total = 0
-    for paused, resumed in pauses:
-        if before is None or paused < before:
-            total += (resumed - paused).days
-    return total
-
-
 def add_calendar_days(start: date, days: int, pauses: Sequence[Pause] = ()) -> date:
     """start + days, first day excluded, each pause that begins inside the period
     pushing the end by its length (the unrolled "nominal" last day)."""

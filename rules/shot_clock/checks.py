@@ -10,10 +10,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from rules.calendars import CalendarLayers
-from rules.packs import RulePack, rule_pack
-from rules.shot_clock import TERMINAL_STATUSES, compute, governing_category
-from rules.timeline import EVENT_TYPES, Timeline, TimelineError, parse_timeline
+from rules.kernel.calendars import CalendarLayers
+from rules.kernel.input import TimelineError
+from rules.shot_clock.engine import TERMINAL_STATUSES, compute, governing_category
+from rules.shot_clock.packs import RulePack, rule_pack
+from rules.shot_clock.timeline import EVENT_TYPES, Timeline, parse_timeline
 
 # Events a planner may add to an open clock: all but those that open it.
 RECORDABLE_EVENTS = frozenset(EVENT_TYPES) - {"pre_application", "submitted"}

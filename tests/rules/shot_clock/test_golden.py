@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from rules.shot_clock import compute_json
-from rules.timeline import TimelineError
+from rules.kernel.input import TimelineError
+from rules.shot_clock.engine import compute_json
 from tests.contract import CONTRACT_KEYS
 
 # ---------------------------------------------------------------------------- helpers
