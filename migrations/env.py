@@ -7,6 +7,8 @@ the ini's `sqlalchemy.url`, or CLEARANCE_DATABASE_URL (settings.py), in that ord
 
 from __future__ import annotations
 
+from typing import Any
+
 from alembic import context
 from sqlalchemy import Connection, create_engine, pool
 
@@ -25,7 +27,7 @@ def _url() -> str:
     )
 
 
-def _configure(**kwargs: object) -> None:
+def _configure(**kwargs: Any) -> None:
     context.configure(
         target_metadata=target_metadata,
         compare_type=True,

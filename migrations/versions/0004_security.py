@@ -77,7 +77,7 @@ def _chain_existing_entries() -> None:
             )
 
 
-def _present() -> tuple[set[str], dict[str, set[str]], dict[str, set[str]]]:
+def _present() -> tuple[set[str], dict[str, set[str]], dict[str, set[str | None]]]:
     """Tables, their columns and their indexes as they are now. A database made before
     migrations is adopted with create_all of the current models (models/database.py), so
     it may already have what this revision adds: each step adds only what is missing."""

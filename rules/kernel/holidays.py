@@ -360,7 +360,7 @@ def _parse_holiday(entry: Any, where: str, names: set[str]) -> HolidayRule:
     return HolidayRule(
         name=name,
         rule=rule,
-        observed=observed,  # type: ignore[arg-type]  # checked above
+        observed=observed,
         effective_from=_optional_year(entry, "effective_from", where),
         citation=_require(entry, "citation", str, where),
         note=note,

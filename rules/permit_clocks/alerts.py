@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -25,7 +26,7 @@ class Reminder:
     date: date
     offset: int
     unit: str  # "days" or "business_days"
-    due_date: date
+    due_date: dt.date
     consequence: str | None
 
 

@@ -320,9 +320,16 @@ def _names(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _positive(raw: Mapping[str, Any], key: str, where: str, required: bool = False) -> int | None:
-    value = _need(raw, key, int, where) if required else _opt(raw, key, int, where)
+def _positive(raw: Mapping[str, Any], key: str, where: str) -> int | None:
+    value = _opt(raw, key, int, where)
     if value is not None and value <= 0:
+        raise PackError(f"{where}.{key}: must be positive")
+    return value
+
+
+def _required_positive(raw: Mapping[str, Any], key: str, where: str) -> int:
+    value: int = _need(raw, key, int, where)
+    if value <= 0:
         raise PackError(f"{where}.{key}: must be positive")
     return value
 
@@ -341,7 +348,7 @@ def _period(raw: Any, where: str) -> Period:
             raise PackError(f"{at}: expected an object")
         _known(case, {"when", "amount"}, at)
         cases.append(
-            Case(_conds(case.get("when"), f"{at}.when"), _positive(case, "amount", at, True))
+            Case(_conds(case.get("when"), f"{at}.when"), _required_positive(case, "amount", at))
         )
     # A period read wholly from a fact (a condition's own "24 months") has amount 0.
     amount = _need(raw, "amount", int, where)
@@ -477,7 +484,7 @@ def _facts(raw: Any, where: str) -> Mapping[str, Fact]:
             default=spec.get("default"),
             minimum=_opt(spec, "min", int, at),
             maximum=_opt(spec, "max", int, at),
-            label=spec.get("label", name),
+            label=str(spec.get("label", name)),
         )
     return MappingProxyType(out)
 

@@ -7,6 +7,7 @@ forms can show it to a planner as is. Nothing here reads files at call time.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -76,7 +77,7 @@ class PermitEvent:
     days: int | None = None
     months: int | None = None
     reason: str | None = None
-    until: date | None = None
+    until: dt.date | None = None
     result: str | None = None
     qualifying: bool | None = None
     units_change_pct: float | None = None

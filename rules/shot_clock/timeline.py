@@ -6,6 +6,7 @@ and the workflow validators can show it to a planner as is.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -61,7 +62,7 @@ class Event:
     date: date
     items: tuple[Item, ...] = ()
     days: int | None = None
-    new_date: date | None = None
+    new_date: dt.date | None = None
     outcome: str | None = None
     # Position in the input: only two agreements of one date are ordered by it (8.5).
     seq: int = field(default=0, compare=False)
