@@ -56,7 +56,8 @@ with workflow.unsafe.imports_passed_through():
         evidence_dates,
         plan_project_alerts,
     )
-    from rules.conditions.windows import PlannedDates, schedule
+    from rules.conditions.planned_dates import PlannedDates
+    from rules.conditions.window_schedule import schedule
     from rules.kernel.alerts import Alert
     from rules.kernel.input import TimelineError, parse_date
 

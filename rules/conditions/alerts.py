@@ -21,7 +21,8 @@ from models.conditions import (
     ProjectInfo,
 )
 from rules.conditions.lifecycle import MONITORED_GATES, next_milestone, owed_by_applicant
-from rules.conditions.windows import PlannedDates, schedule
+from rules.conditions.planned_dates import PlannedDates
+from rules.conditions.window_schedule import schedule
 from rules.kernel.alerts import SEND_AT, Alert, local_instant, local_today
 from rules.kernel.calendars import calendar_for
 
