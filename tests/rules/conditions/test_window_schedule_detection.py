@@ -43,7 +43,7 @@ def test_each_cotati_condition_matches_its_rules_and_no_others() -> None:
     }
     for condition in ALL:
         items, conflicts = schedule([condition], planned)
-        found = {e.rule_key for e in [*items, *conflicts]}
+        found = {i.rule_key for i in items} | {c.rule_key for c in conflicts}
         assert found == expected[condition.number], condition.number
 
 
