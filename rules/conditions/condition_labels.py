@@ -45,7 +45,6 @@ _STYLES = (
     "pn",
     "bu",
 )
-# Styles that can number a condition; which one does is decided per document (number_style).
 # Prefixes that number conditions ("COA-1", "COA 1") besides the department prefixes of
 # rules/data/departments.json ("PL-3", "ENG-12", "FIRE-2").
 _CONDITION_PREFIXES = frozenset({"COA", "COND", "CA", "CC", "SC"})
@@ -54,6 +53,9 @@ _DASH_BULLET = re.compile(r"^[-\u2013]\s+(?=\S)")
 
 @dataclass(frozen=True)
 class Candidate:
+    """A label-shaped token in a line; whether it numbers a condition or a sub-item, or is
+    text, the outline decides (rules.conditions.condition_outline)."""
+
     start: int
     end: int
     style: str  # cno | dec | decd | alnum | pfx | num | np | ro | up | lo | pl | pu | pn | bu | nd

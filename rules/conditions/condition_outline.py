@@ -20,11 +20,11 @@ from rules.conditions.condition_headings import (
 from rules.conditions.condition_labels import TERMINAL, Candidate, candidates
 from rules.conditions.gates import MilestoneSet
 
+# A mitigation code after the condition's number: "BIO-1:", "(MM AQ-1)", "UTI -3:".
 _CODE = re.compile(
     r"^\s*\(?\s*(?:(?:Mitigation\s+Measure|MM)\s*)?(?P<p>[A-Z]{2,5})\s*-\s*(?P<n>\d{1,2}[a-z]?)\s*\)?"
     r"\s*[:.\u2013\u2014-]\s*"
 )
-
 
 _QUOTES = '"\u201c\u201d'
 
