@@ -3,31 +3,25 @@ permit_clock_events). Upserts keyed by stable ids: a retried activity writes no 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
 from temporalio import activity
 
-from activities.records import event_insert, insert_event_once
-from models.database import dialect_insert as _insert
-from models.database import session_factory
+from activities.clock_rows import ClockRows, ClockTables
 from models.permit_clock import PermitClockRecord, PermitEventRecord
 from models.schema import PermitClockRow, PermitEventRow
+from workflows.permit_clock_support import all_clocks
 
-
-def chained(clock: dict[str, Any]) -> list[dict[str, Any]]:
-    out = [clock]
-    for one in clock.get("next") or []:
-        out.extend(chained(one))
-    return out
+# A permit clock's row is keyed by its clock_id; its events refer to it by the same name.
+TABLES = ClockTables(PermitClockRow.__table__, PermitEventRow.__table__, "clock_id")
 
 
 def next_deadline(clock: dict[str, Any]) -> str | None:
     """The earliest conservative date among the clocks still to be met."""
     dates = [
         c["conservative_date"]
-        for c in chained(clock)
+        for c in all_clocks(clock)
         if c.get("conservative_date") and c.get("status") in ("running", "paused", "lapsed")
     ]
     return min(dates) if dates else None
@@ -54,13 +48,11 @@ def permit_clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
 
 class PermitClockRecords:
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-        self._sessions = session_factory(engine)
+        self._rows = ClockRows(engine, TABLES)
 
     @activity.defn
     def record_permit_clock(self, rec: PermitClockRecord) -> None:
         info = rec.info
-        now = datetime.now(UTC)
         values: dict[str, Any] = {
             "workflow_id": rec.workflow_id,
             "jurisdiction": info.calendar.jurisdiction,
@@ -74,28 +66,9 @@ class PermitClockRecords:
             "staff_email": info.contacts.staff_email,
             **permit_clock_columns(rec.clock),
             "escalated": rec.escalated,
-            "updated_at": now,
         }
-        table = PermitClockRow.__table__
-        stmt = _insert(self._engine, table).values(clock_id=info.clock_id, created_at=now, **values)
-        stmt = stmt.on_conflict_do_update(index_elements=[table.c.clock_id], set_=values)
-        # The opening's events are written with it (one transaction, one local activity).
-        events = [
-            event_insert(self._engine, PermitEventRow.__table__, "clock_id", info.clock_id, e)
-            for e in rec.events
-        ]
-        with self._sessions.begin() as session:
-            session.execute(stmt)
-            for event in events:
-                session.execute(event)
+        self._rows.record_clock(info.clock_id, values, rec.events)
 
     @activity.defn
     def record_permit_event(self, rec: PermitEventRecord) -> None:
-        insert_event_once(
-            self._engine,
-            self._sessions,
-            PermitEventRow.__table__,
-            "clock_id",
-            rec.clock_id,
-            rec.event,
-        )
+        self._rows.record_event(rec.clock_id, rec.event)
