@@ -16,6 +16,8 @@ compute contract's vocabulary (`items`, `outcome`, `document`, `days`, `months`,
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from models.shot_clock import ClockUpdateResult
+
 DEFAULT_PERMIT_REMINDER_OFFSETS = [30, 14, 7, 3, 1]
 
 # The event fields of the compute contract (permit-clocks.md §4), besides `type`/`date`.
@@ -152,10 +154,8 @@ class FollowInput:
     follower_id: str
 
 
-@dataclass
-class PermitUpdateResult:
-    event_id: str
-    clock: dict[str, Any]
+# What an update returns, the same for both clocks: the event's id and the new clock.
+PermitUpdateResult = ClockUpdateResult
 
 
 @dataclass

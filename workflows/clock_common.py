@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy, SearchAttributeKey, SearchAttributeUpdate
@@ -51,6 +51,81 @@ ONE_RECORD_AT_OPENING = "one-record-at-opening"
 class Timed(Protocol):
     @property
     def fire_at(self) -> datetime: ...
+
+
+class Planned(Timed, Protocol):
+    """An alert of either clock (rules.alerts.Alert, permit_clock_support.PermitAlert)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+class Numbered(Protocol):
+    """An event of either clock (ClockEvent, PermitEvent)."""
+
+    type: str
+    event_id: str
+
+
+EventT = TypeVar("EventT", bound=Numbered)
+EventT_co = TypeVar("EventT_co", bound=Numbered, covariant=True)
+AlertT = TypeVar("AlertT", bound=Planned)
+
+
+class CarriedTimeline(Protocol[EventT_co]):
+    """What either clock's workflow input carries of its timeline (ShotClockInput,
+    PermitClockInput)."""
+
+    @property
+    def events(self) -> Sequence[EventT_co]: ...
+
+    @property
+    def sent_alert_keys(self) -> Sequence[str]: ...
+
+    @property
+    def skipped_alert_keys(self) -> Sequence[str]: ...
+
+    @property
+    def event_sequence(self) -> int: ...
+
+
+class Timeline(Generic[EventT]):
+    """What both clocks' states keep alike: the timeline, numbered so that each event's
+    id (its read-model key, "0001-submitted") is the same on every replay, and the keys
+    of the alerts sent or skipped. Carried across continue-as-new by the clock's input."""
+
+    def __init__(self, input: CarriedTimeline[EventT]) -> None:
+        self.events: list[EventT] = list(input.events)
+        self.sent: set[str] = set(input.sent_alert_keys)
+        self.skipped: set[str] = set(input.skipped_alert_keys)
+        self.seq = input.event_sequence
+        # A continued run already recorded its events; a first run numbers and records them.
+        self.first_run = input.event_sequence == 0
+        if self.first_run:
+            for event in self.events:
+                self.seq += 1
+                event.event_id = event.event_id or f"{self.seq:04d}-{event.type}"
+
+    def append(self, event: EventT) -> None:
+        self.seq += 1
+        event.event_id = f"{self.seq:04d}-{event.type}"
+        self.events.append(event)
+
+    def pending(self, alerts: Sequence[AlertT]) -> list[AlertT]:
+        """The alerts neither sent nor skipped yet, in firing order."""
+        done = self.sent | self.skipped
+        return [a for a in alerts if a.key not in done]
+
+    def upcoming(self, alerts: Sequence[AlertT], now: datetime) -> list[dict[str, str]]:
+        """The pending alerts still to fire after `now`, as a summary lists them."""
+        return [
+            {"key": a.key, "kind": a.kind, "fire_at": a.fire_at.isoformat()}
+            for a in self.pending(alerts)
+            if a.fire_at > now
+        ]
 
 
 def sa_date(value: str | None) -> datetime | None:

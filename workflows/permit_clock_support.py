@@ -136,28 +136,20 @@ def shared_layers(layers: dict[str, Any], fingerprint: str) -> dict[str, Any]:
     return _SHARED_LAYERS.setdefault(fingerprint, layers)
 
 
-class PermitClockState:
+class PermitClockState(common.Timeline[PermitEvent]):
     """One permit's clocks (carried across continue-as-new) and the rules applied to
     them. The workflow owns timers, activities and the lock; this owns the timeline,
-    the keys of the alerts sent or skipped and what every notice says."""
+    the keys of the alerts sent or skipped (common.Timeline) and what every notice says."""
 
     def __init__(self, input: PermitClockInput) -> None:
+        super().__init__(input)
         self.info: PermitClockInfo = input.info
         cal = self.info.calendar
         cal.layers = shared_layers(cal.layers, cal.fingerprint)
-        self.events: list[PermitEvent] = list(input.events)
-        self.sent: set[str] = set(input.sent_alert_keys)
-        self.skipped: set[str] = set(input.skipped_alert_keys)
-        self.seq = input.event_sequence
         self.followers: list[str] = list(input.followers)
         self.announced_expiry = input.announced_expiry
         self.planned_at = input.planned_at
         self.closures: list[dict[str, Any]] = list(input.closures)
-        self.first_run = input.event_sequence == 0
-        if self.first_run:
-            for event in self.events:
-                self.seq += 1
-                event.event_id = event.event_id or f"{self.seq:04d}-{event.type}"
 
     def carry_over(self) -> PermitClockInput:
         return PermitClockInput(
@@ -253,11 +245,6 @@ class PermitClockState:
         today = self.today(now)
         refuse_event(self.request(self.events, today), event, today)
 
-    def append(self, event: PermitEvent) -> None:
-        self.seq += 1
-        event.event_id = f"{self.seq:04d}-{event.type}"
-        self.events.append(event)
-
     def companion_event(self, until: str, now: datetime) -> PermitEvent | None:
         """The `companion_expiry` event for a companion's new expiry, unless it is
         already the last one recorded or the rule refuses it."""
@@ -290,7 +277,9 @@ class PermitClockState:
         plan = reminder_plan(self.request(self.events, self.today(now)), offsets, clock)
         out: list[PermitAlert] = []
         for reminder in plan:
-            due = reminder.due_date.isoformat()
+            # Typed here: Reminder's field `date` shadows the type in its annotations.
+            due_date: date = reminder.due_date
+            due = due_date.isoformat()
             about = _find(clock, reminder.path)
             if reminder.kind == "lapse":
                 out.append(self._lapse(reminder.path, due, tz))
@@ -315,9 +304,9 @@ class PermitClockState:
             )
         planned = {a.key for a in out}
         for path, one in clock_paths(clock):
-            due = one.get("conservative_date")
-            if due and one.get("conservative_status") == "lapsed":
-                lapse = self._lapse(path, due, tz)
+            lapsed_on = one.get("conservative_date")
+            if lapsed_on and one.get("conservative_status") == "lapsed":
+                lapse = self._lapse(path, lapsed_on, tz)
                 if lapse.key not in planned:
                     out.append(lapse)
         out.sort(key=lambda a: (a.fire_at, a.key))
@@ -333,10 +322,6 @@ class PermitClockState:
             rule=path,
             details={"lapsed_on": due},
         )
-
-    def pending(self, alerts: list[PermitAlert]) -> list[PermitAlert]:
-        done = self.sent | self.skipped
-        return [a for a in alerts if a.key not in done]
 
     # -- what the activities are given --------------------------------------------------
 
@@ -383,16 +368,11 @@ class PermitClockState:
 
     def summary(self, now: datetime) -> PermitClockSummary:
         clock = self.clock(now)
-        upcoming = [
-            {"key": a.key, "kind": a.kind, "fire_at": a.fire_at.isoformat()}
-            for a in self.pending(self.alerts(clock, now))
-            if a.fire_at > now
-        ]
         return PermitClockSummary(
             info=self.info,
             events=list(self.events),
             clock=clock,
-            upcoming_alerts=upcoming,
+            upcoming_alerts=self.upcoming(self.alerts(clock, now), now),
             sent_alerts=sorted(self.sent),
             followers=list(self.followers),
         )

@@ -201,28 +201,20 @@ def check_non_tolling_kind(kind: str) -> None:
         raise ValueError(f"'{kind}' is not one of {', '.join(NON_TOLLING_KINDS)}")
 
 
-class ClockState:
+class ClockState(common.Timeline[ClockEvent]):
     """One clock's state (carried across continue-as-new) and the rules applied to it.
 
     The workflow owns the orchestration (activities, timers, the lock); this owns the
-    timeline, the keys of the alerts sent or skipped, and what every notice says.
+    timeline, the keys of the alerts sent or skipped (common.Timeline), and what every
+    notice says.
     """
 
     def __init__(self, input: ShotClockInput) -> None:
+        super().__init__(input)
         self.app = input.application
-        self.events: list[ClockEvent] = list(input.events)
-        self.sent: set[str] = set(input.sent_alert_keys)
-        self.skipped: set[str] = set(input.skipped_alert_keys)
         self.risk = input.risk_flagged
         self.rebases: list[dict[str, Any]] = list(input.rebases)
         self._frozen: tuple[Any, ...] | None = None
-        self.seq = input.event_sequence
-        # A continued run already recorded its events; a first run numbers and records them.
-        self.first_run = input.event_sequence == 0
-        if self.first_run:
-            for event in self.events:
-                self.seq += 1
-                event.event_id = event.event_id or f"{self.seq:04d}-{event.type}"
 
     def carry_over(self) -> ShotClockInput:
         return ShotClockInput(
@@ -314,10 +306,6 @@ class ClockState:
             judicial_review_offsets=self.app.judicial_review_offsets,
         )
 
-    def pending(self, alerts: list[Alert]) -> list[Alert]:
-        """The alerts neither sent nor skipped yet, in firing order."""
-        return [a for a in alerts if a.key not in self.sent | self.skipped]
-
     def check(self, event: ClockEvent, now: datetime) -> None:
         """Refuse (ValueError, the update's rejection) an event the rules forbid."""
         pack, layers = self.frozen()
@@ -401,11 +389,6 @@ class ClockState:
         }
         self.rebases.append(record)
         return record
-
-    def append(self, event: ClockEvent) -> None:
-        self.seq += 1
-        event.event_id = f"{self.seq:04d}-{event.type}"
-        self.events.append(event)
 
     def check_local_closure(self, day: str) -> None:
         common.check_closure_day(day, lambda d: d in self.app.calendar.local_holidays)
@@ -601,16 +584,11 @@ class ClockState:
 
     def summary(self, now: datetime) -> ClockSummary:
         clock = self.clock(now)
-        upcoming = [
-            {"key": a.key, "kind": a.kind, "fire_at": a.fire_at.isoformat()}
-            for a in self.pending(self.alerts(clock))
-            if a.fire_at > now
-        ]
         return ClockSummary(
             application=self.app,
             events=list(self.events),
             clock=clock,
-            upcoming_alerts=upcoming,
+            upcoming_alerts=self.upcoming(self.alerts(clock), now),
             sent_alerts=sorted(self.sent),
             risk_flagged=self.risk,
         )
