@@ -9,9 +9,8 @@ from sqlalchemy import Engine
 from temporalio import activity
 
 from activities.clock_rows import ClockRows, ClockTables
-from models.permit_clock import PermitClockRecord, PermitEventRecord
+from models.permit_clock import PermitClockRecord, PermitEventRecord, all_clocks
 from models.schema import PermitClockRow, PermitEventRow
-from workflows.permit_clock_support import all_clocks
 
 # A permit clock's row is keyed by its clock_id; its events refer to it by the same name.
 TABLES = ClockTables(PermitClockRow.__table__, PermitEventRow.__table__, "clock_id")

@@ -36,6 +36,15 @@ EVENT_FIELDS = (
 )
 
 
+def all_clocks(clock: dict[str, Any]) -> list[dict[str, Any]]:
+    """A computed permit clock and every clock it chains (`next`), depth first: the
+    workflow's alerts and the read model's next deadline walk the same list."""
+    out = [clock]
+    for chained in clock.get("next") or []:
+        out.extend(all_clocks(chained))
+    return out
+
+
 @dataclass
 class PermitEvent:
     """One entry of a permit clock's timeline, in the compute contract's vocabulary."""

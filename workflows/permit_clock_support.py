@@ -23,6 +23,7 @@ from models.permit_clock import (
     PermitEventInput,
     PermitEventRecord,
     PermitNoticeRequest,
+    all_clocks,
 )
 from rules.kernel.alerts import SEND_AT, local_instant, local_today
 from rules.kernel.calendars import CalendarLayers
@@ -68,14 +69,6 @@ def search_attribute_updates(
     return updates + common.date_attributes(
         clock, ((PERMIT_DUE_DATE, "due_date"), (common.CONSERVATIVE_DATE, "conservative_date"))
     )
-
-
-def all_clocks(clock: dict[str, Any]) -> list[dict[str, Any]]:
-    """The clock and every clock it chains (`next`), depth first."""
-    out = [clock]
-    for chained in clock.get("next") or []:
-        out.extend(all_clocks(chained))
-    return out
 
 
 def clock_paths(clock: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:
