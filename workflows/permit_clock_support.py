@@ -270,9 +270,7 @@ class PermitClockState(common.Timeline[PermitEvent]):
         plan = reminder_plan(self.request(self.events, self.today(now)), offsets, clock)
         out: list[PermitAlert] = []
         for reminder in plan:
-            # Typed here: Reminder's field `date` shadows the type in its annotations.
-            due_date: date = reminder.due_date
-            due = due_date.isoformat()
+            due = reminder.due_date.isoformat()
             about = _find(clock, reminder.path)
             if reminder.kind == "lapse":
                 out.append(self._lapse(reminder.path, due, tz))
