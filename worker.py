@@ -32,8 +32,8 @@ from activities.operator_alerts import OperatorAlerts
 from activities.permit_records import PermitClockRecords
 from activities.projects import ProjectRecords
 from activities.records import ClockRecords
-from activities.rendering import NoticeRenderer
 from models.database import make_engine
+from notices.render import NoticeRenderer
 from operations import payload_visits
 from operations.payload_codec import EncryptionCodec
 from operations.payload_converter import ClearancePayloadConverter

@@ -203,7 +203,7 @@ class ClockActions:
     async def preview(self, who: Principal, request: RecordNotice) -> dict[str, Any]:
         """The letter a notice would send and the clock after it, judged by the same rules
         the workflow's validator applies; a defective notice is refused here."""
-        from activities.rendering import NoticeRenderer
+        from notices.render import NoticeRenderer
         from workflows.shot_clock_support import ClockState, incomplete_notice_event
 
         require(who, request.permission)

@@ -22,7 +22,7 @@ from email.utils import format_datetime, formataddr, getaddresses
 from pathlib import Path
 from typing import Protocol, cast
 
-from activities.rendering import RenderedNotice
+from notices.letter import RenderedNotice
 from settings import Settings
 
 logger = logging.getLogger(__name__)

@@ -16,17 +16,13 @@ from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
 from activities.operator_alerts import OperatorAlerts
-from activities.permit_rendering import PermitNoticeRenderer
-from activities.rendering import (
-    InvalidNoticeDetails,
-    NoticeRenderer,
-    RenderedNotice,
-    UnknownNoticeKind,
-)
 from models.conditions import ProjectNoticeRequest
 from models.permit_clock import PermitNoticeRequest
 from models.schema import Notice
 from models.shot_clock import NoticeReceipt, NoticeRequest
+from notices.letter import InvalidNoticeDetails, RenderedNotice, UnknownNoticeKind
+from notices.permit_clock import PermitNoticeRenderer
+from notices.render import NoticeRenderer
 from settings import load_settings
 
 DELIVERED = "delivered"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
-from activities.rendering import milestone_label
+from notices.vocabulary import milestone_label
 from reports.common import (
     UNSPECIFIED,
     condition_state,

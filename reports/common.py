@@ -15,16 +15,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from sqlalchemy import Engine, select
 
-from activities.rendering import (
-    CONDITION_STATUS_LABELS,
-    TEMPLATE_DIR,
-    department_names,
-    load_milestones,
-    milestone_label,
-)
 from models.conditions import RESOLVED_STATUSES, ConditionSpec, ConditionState
 from models.database import session_factory
 from models.schema import AuditRow, ConditionRow, Project
+from notices.render import TEMPLATE_DIR
+from notices.vocabulary import (
+    CONDITION_STATUS_LABELS,
+    department_names,
+    milestone_keys,
+    milestone_label,
+)
 from rules.kernel.jurisdictions import JURISDICTIONS
 
 UNSPECIFIED = "unspecified"
@@ -112,7 +112,7 @@ def milestone_sequence(gates_in_use: Iterable[str], extra: Iterable[str] = ()) -
     for g in [*gates_in_use, *extra]:
         if g not in wanted:
             wanted.append(g)
-    known = [k for k, _ in load_milestones()]
+    known = milestone_keys()
     ordered = [k for k in known if k in wanted]
     ordered += [g for g in wanted if g not in known and g != UNSPECIFIED]
     if UNSPECIFIED in wanted:

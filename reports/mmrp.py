@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
-from activities.rendering import milestone_label
 from models.conditions import RESOLVED_STATUSES
 from models.schema import AuditRow, ConditionRow
+from notices.vocabulary import milestone_label
 from reports.common import (
     department_name,
     is_resolved,

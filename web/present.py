@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_datetime
 
-from activities.rendering import (
+from notices.vocabulary import (
     CATEGORY_LABELS,
     CONDITION_STATUS_LABELS,
     OUTCOME_LABELS,

@@ -12,7 +12,7 @@ from email.message import EmailMessage
 import pytest
 
 from activities.mail import MAIL_POLICY, NOTICE_KEY_HEADER, build_message, message_id_for
-from activities.rendering import RenderedNotice
+from notices.letter import RenderedNotice
 
 WHEN = datetime(2026, 12, 4, 8, 0, tzinfo=UTC)
 HEADERS = ("From", "To", "Cc", "Subject", "Date", "Message-ID", NOTICE_KEY_HEADER)

@@ -18,10 +18,10 @@ from temporalio.testing import ActivityEnvironment
 
 from activities.mail import NOTICE_KEY_HEADER, AcceptedJournal, SmtpTransport, message_id_for
 from activities.notices import NoticeActivities
-from activities.rendering import NoticeRenderer
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
+from notices.render import NoticeRenderer
 from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request
 
 MAIL_FROM = "Clearance <clearance@cotati.example>"

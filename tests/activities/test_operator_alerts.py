@@ -16,9 +16,9 @@ from temporalio.testing import ActivityEnvironment
 from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts, alert_key_for
-from activities.rendering import NoticeRenderer
 from models.database import make_engine, session_factory
 from models.schema import Notice, OperatorAlert
+from notices.render import NoticeRenderer
 from tests.activities.fixtures import make_request
 from tests.activities.test_notices_smtp import free_port, start_smtp
 

@@ -23,10 +23,11 @@ from activities.mail import (
     transport_from_settings,
 )
 from activities.notices import NoticeActivities
-from activities.rendering import NoticeRenderer, RenderedNotice
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
+from notices.letter import RenderedNotice
+from notices.render import NoticeRenderer
 from settings import load_settings
 from tests.activities.fixtures import make_clock, make_request
 

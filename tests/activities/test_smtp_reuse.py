@@ -16,10 +16,10 @@ from temporalio.testing import ActivityEnvironment
 import activities.mail as mail
 from activities.mail import SmtpTransport
 from activities.notices import NoticeActivities
-from activities.rendering import NoticeRenderer
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
+from notices.render import NoticeRenderer
 from tests.activities.fixtures import PLANNER, SUPERVISOR, make_request
 from tests.activities.test_notices_smtp import MAIL_FROM, Collector, free_port
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-import activities.rendering as rendering
 from models.database import make_engine, session_factory
 from models.schema import AuditRow, ConditionRow, Project
 from reports import ProjectNotFound, audit, clearance, mmrp
+from tests.notices.milestones import use_keys_only_milestones, use_milestone_file
 
 PID = "PA-21-29"
 SCRIPT = "<script>alert('x')</script>"
@@ -145,7 +145,7 @@ AUDIT: list[tuple[str, str, str, str, str, str | None, str, dict[str, Any]]] = [
 
 @pytest.fixture(autouse=True)
 def canonical_milestones(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(rendering, "MILESTONES_FILE", tmp_path / "no-milestones.json")
+    use_keys_only_milestones(monkeypatch, tmp_path)
 
 
 @pytest.fixture
@@ -455,7 +455,7 @@ def test_milestone_file_order_and_labels(
             }
         )
     )
-    monkeypatch.setattr(rendering, "MILESTONES_FILE", data)
+    use_milestone_file(monkeypatch, data)
     report = clearance.milestone_clearance(engine, PID)
     # Known keys in the file's order, the rest after in first-seen order, unspecified last.
     assert [m.key for m in report.milestones][:2] == ["building_permit", "grading_permit"]

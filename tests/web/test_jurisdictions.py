@@ -150,7 +150,17 @@ def test_an_unknown_jurisdiction_is_refused_and_nothing_is_opened(browser: Brows
 
 
 def test_nothing_in_the_code_names_the_demo_city() -> None:
-    folders = ["rules", "workflows", "activities", "models", "web", "cli", "reports", "actions"]
+    folders = [
+        "rules",
+        "workflows",
+        "activities",
+        "notices",
+        "models",
+        "web",
+        "cli",
+        "reports",
+        "actions",
+    ]
     result = subprocess.run(
         ["grep", "-ril", "cotati", *folders, "worker.py", "settings.py"],
         cwd=PROJECT_ROOT,

@@ -15,8 +15,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.mail import SmtpTransport
 from activities.notices import NoticeActivities
-from activities.rendering import NoticeRenderer
 from models.database import make_engine
+from notices.render import NoticeRenderer
 from settings import Settings
 from tests.activities.test_notices_smtp import free_port, start_smtp
 from tests.workflows.clock_helpers import settings_for_test

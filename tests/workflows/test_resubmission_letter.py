@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from activities.rendering import _letterdate
 from models.shot_clock import IncompleteNoticeInput, ResubmissionInput
+from notices.filters import letterdate
 from tests.workflows.clock_helpers import application, outbox_messages
 from tests.workflows.test_shot_clock_workflow import (  # noqa: F401 (the fixture)
     RF,
@@ -50,8 +50,8 @@ async def test_a_resubmission_sends_the_new_dates_exactly_once(harness: Harness)
     assert letter["To"] and app.contacts.applicant_email in letter["To"]
     plain = next(p for p in letter.walk() if p.get_content_type() == "text/plain")
     body = plain.get_payload(decode=True).decode(plain.get_content_charset() or "utf-8")
-    assert f"The City will act by {_letterdate(conservative)}" in body
+    assert f"The City will act by {letterdate(conservative)}" in body
     assert "answering the notice of incompleteness of" in body
     notice_day = date.fromisoformat((start + timedelta(days=5)).isoformat())
-    assert _letterdate(notice_day.isoformat()) in body
+    assert letterdate(notice_day.isoformat()) in body
     assert "Resubmission received" in letter["Subject"]

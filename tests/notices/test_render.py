@@ -7,7 +7,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from activities.rendering import NOTICE_KINDS, PROJECT_NOTICE_KINDS, NoticeRenderer
+from notices.project import PROJECT_NOTICE_KINDS
+from notices.render import NoticeRenderer
+from notices.shot_clock import NOTICE_KINDS
 
 
 def counting(renderer: NoticeRenderer) -> dict[str, int]:
