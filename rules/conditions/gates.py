@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,6 +232,9 @@ def parse_milestones(raw: Any) -> MilestoneSet:
 
 
 def load_milestones(path: Path | str | None = None) -> MilestoneSet:
+    """The milestone file (default: rules/data/milestones/default.json) as a MilestoneSet:
+    the one loader, which the parser detects gates by and notices.vocabulary labels and
+    orders letters and pages by."""
     return parse_milestones(json.loads(Path(path or DATA_FILE).read_text("utf-8")))
 
 
@@ -245,7 +248,3 @@ def detect_gates(text: str, milestones: MilestoneSet | None = None) -> list[str]
     """Milestone keys the words name, in milestone order ("prior to issuance of a grading or
     building permit" names both). Empty when none is named."""
     return (milestones or DEFAULT).detect(text)
-
-
-def order_gates(keys: Sequence[str], milestones: MilestoneSet | None = None) -> list[str]:
-    return (milestones or DEFAULT).ordered(keys)
