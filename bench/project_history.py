@@ -65,6 +65,7 @@ from models.conditions import (
     SubmitEvidenceInput,
     TriggerInput,
 )
+from rules.conditions.gates import load_milestones
 from rules.conditions.lifecycle import DORMANT_KINDS
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import extract_text, parse_resolution
@@ -90,19 +91,10 @@ PM = Actor("pm@cotati.example", "project_manager")
 APPLICANT = Actor("applicant@cotati-village.example", "applicant")
 ENGINEER = Actor("city.engineer@cotati.example", "engineering")
 PLANNING_MANAGER = Actor("planning.manager@cotati.example", "planning_manager")
-# Milestones engineering signs off in the first year; the rest come with occupancy.
-YEAR_ONE_SIGNOFFS = (
-    "final_design_review",
-    "improvement_plan_submittal",
-    "improvement_plan_approval",
-    "final_map",
-    "encroachment_permit",
-    "demolition_permit",
-    "grading_permit",
-    "building_permit_application",
-    "building_permit",
-    "pre_construction",
-)
+# Milestones engineering signs off in the first year (the milestone file's, up to and
+# including pre-construction); the rest come with occupancy.
+_MILESTONES = load_milestones().keys
+YEAR_ONE_SIGNOFFS = tuple(_MILESTONES[: _MILESTONES.index("pre_construction") + 1])
 EVIDENCE_WEEKS = 44
 RETURN_RATE = 0.15
 TRIGGER_WEEK = 10
