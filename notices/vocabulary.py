@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 from models.conditions import ProjectInfo
@@ -201,7 +201,7 @@ def _milestones() -> _Milestones:
     # the file too: a deployment (or a test) that points elsewhere is read at once.
     global _current
     file = Path(MILESTONES_FILE)
-    now = time.monotonic()
+    now = monotonic()
     cached = _current
     if cached is not None and cached.file == file:
         if now - cached.checked < 1.0:
