@@ -5,6 +5,7 @@ risk flag, the deemed-approved countdown, refused updates, and continue-as-new."
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -18,6 +19,7 @@ from temporalio.client import WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 
+from activities.names import RECORD_APPLICATION
 from models.database import make_engine, session_factory
 from models.schema import Application, ClockEventRow, Notice
 from models.shot_clock import (
@@ -37,6 +39,7 @@ from settings import Settings
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker
+from workflows.clock_common import ONE_RECORD_AT_OPENING
 from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow, workflow_id_for
 
 RF = NoticeItem("A", "RF emissions compliance report", "CMC 17.44.070(A)")
@@ -91,6 +94,36 @@ async def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
+
+
+async def opening_markers(
+    handle: WorkflowHandle[Any, Any], timeout: float = 60.0
+) -> list[tuple[str, str]]:
+    """The markers a clock recorded before it armed its first timer (its opening done), as
+    (marker name, the local activity's type or the patch's id). Waits for that timer: the
+    rows a local activity writes can be seen before the task recording its marker ends."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        history = await handle.fetch_history()
+        markers: list[tuple[str, str]] = []
+        for event in history.events:
+            if event.HasField("timer_started_event_attributes"):
+                return markers
+            if event.HasField("marker_recorded_event_attributes"):
+                marker = event.marker_recorded_event_attributes
+                markers.append((marker.marker_name, _marker_subject(marker)))
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"the clock never went to sleep; markers so far: {markers}")
+        await asyncio.sleep(0.05)
+
+
+def _marker_subject(marker: Any) -> str:
+    """A local activity marker's activity type, a patch marker's patch id ('' otherwise)."""
+    for key, field in (("data", "activity_type"), ("patch-data", "id")):
+        payloads = marker.details[key].payloads if key in marker.details else []
+        if payloads:
+            return str(json.loads(payloads[0].data).get(field, ""))
+    return ""
 
 
 async def summary(handle: WorkflowHandle[Any, Any]) -> ClockSummary:
@@ -515,12 +548,9 @@ async def test_opening_records_the_clock_and_its_events_in_one_activity(harness:
     await wait_for(lambda: harness.count(ClockEventRow, app.application_id) == 3, "the events")
     assert harness.row(app.application_id) is not None
 
-    history = await handle.fetch_history()
-    opening: list[str] = []
-    for event in history.events[4:]:  # after the first workflow task completed
-        if event.HasField("timer_started_event_attributes"):
-            break
-        if event.HasField("marker_recorded_event_attributes"):
-            opening.append(event.marker_recorded_event_attributes.marker_name)
-    assert opening.count("core_local_activity") == 1
-    assert "core_patch" in opening
+    # The opening's records: the markers up to the clock's first sleep, however many
+    # workflow tasks (and history events) a loaded machine took to get there.
+    markers = await opening_markers(handle)
+    local_activities = [what for name, what in markers if name == "core_local_activity"]
+    assert local_activities == [RECORD_APPLICATION], markers
+    assert ("core_patch", ONE_RECORD_AT_OPENING) in markers, markers

@@ -304,11 +304,12 @@ def test_fast_enough_for_the_engine() -> None:
     days = [date(2026, 1, 1) + timedelta(days=k) for k in range(365)]
     for day in days:  # warm the per-year cache
         cal.roll_forward(day)
-    begin = time.perf_counter()
+    # CPU time: on a loaded machine wall time also counts the waits for a core.
+    begin = time.process_time()
     calls = 0
     for _ in range(100):
         for day in days:
             cal.roll_forward(day)
             calls += 1
-    rate = calls / (time.perf_counter() - begin)
+    rate = calls / (time.process_time() - begin)
     assert rate > 100_000, f"{rate:.0f} roll_forward calls/s"
