@@ -10,13 +10,12 @@ from sqlalchemy import Engine
 from notices.vocabulary import milestone_label
 from reports.common import (
     UNSPECIFIED,
+    ProjectReport,
     condition_state,
     department_name,
     is_resolved,
-    jurisdiction_name,
     load_project,
     milestone_sequence,
-    now_iso,
     render,
     write_csv,
 )
@@ -76,13 +75,7 @@ class MilestoneLine:
 
 
 @dataclass
-class MilestoneReport:
-    project_id: str
-    project_name: str
-    jurisdiction: str
-    jurisdiction_name: str
-    resolution_title: str
-    generated_at: str
+class MilestoneReport(ProjectReport):
     milestones: list[MilestoneLine] = field(default_factory=list)
 
     @property
@@ -143,15 +136,7 @@ def milestone_clearance(engine: Engine, project_id: str) -> MilestoneReport:
                 signed_off_at=signoff.get("at") if signoff else None,
             )
         )
-    return MilestoneReport(
-        project_id=project.project_id,
-        project_name=project.name,
-        jurisdiction=project.jurisdiction,
-        jurisdiction_name=jurisdiction_name(project.jurisdiction),
-        resolution_title=project.resolution_title or "",
-        generated_at=now_iso(),
-        milestones=lines,
-    )
+    return MilestoneReport.for_project(project, milestones=lines)
 
 
 def render_html(report: MilestoneReport) -> str:

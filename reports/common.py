@@ -9,7 +9,7 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -32,6 +32,31 @@ UNSPECIFIED = "unspecified"
 
 class ProjectNotFound(ValueError):
     """No project with that id in the read model."""
+
+
+@dataclass
+class ProjectReport:
+    """The heading every project report carries (the report's own lines follow)."""
+
+    project_id: str
+    project_name: str
+    jurisdiction: str
+    jurisdiction_name: str
+    resolution_title: str
+    generated_at: str
+
+    @classmethod
+    def for_project(cls, project: Project, **lines: Any) -> Self:
+        """The report on `project`, generated now, with its own lines."""
+        return cls(
+            project_id=project.project_id,
+            project_name=project.name,
+            jurisdiction=project.jurisdiction,
+            jurisdiction_name=jurisdiction_name(project.jurisdiction),
+            resolution_title=project.resolution_title or "",
+            generated_at=now_iso(),
+            **lines,
+        )
 
 
 @dataclass

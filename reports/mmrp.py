@@ -13,14 +13,14 @@ from models.conditions import RESOLVED_STATUSES
 from models.schema import AuditRow, ConditionRow
 from notices.vocabulary import milestone_label
 from reports.common import (
+    UNSPECIFIED,
+    ProjectReport,
     department_name,
     is_resolved,
-    jurisdiction_name,
     jurisdiction_time_zone,
     load_project,
     local_date,
     milestone_sequence,
-    now_iso,
     render,
     write_csv,
 )
@@ -59,13 +59,7 @@ class MitigationLine:
 
 
 @dataclass
-class MmrpReport:
-    project_id: str
-    project_name: str
-    jurisdiction: str
-    jurisdiction_name: str
-    resolution_title: str
-    generated_at: str
+class MmrpReport(ProjectReport):
     citation: str = CITATION
     lines: list[MitigationLine] = field(default_factory=list)
 
@@ -124,7 +118,7 @@ def mmrp(engine: Engine, project_id: str, *, time_zone: str | None = None) -> Mm
             code=row.code.strip() if row.code else "",
             number=row.number,
             measure=" ".join((row.text or "").split()),
-            timing=[milestone_label(g) for g in milestone_sequence(row.gates or ["unspecified"])],
+            timing=[milestone_label(g) for g in milestone_sequence(row.gates or [UNSPECIFIED])],
             implementer=implementer(row),
             monitoring_department=department_name(row.department_key, project),
             verification_date=verified.get(row.number, "") if is_resolved(row.status) else "",
@@ -132,15 +126,7 @@ def mmrp(engine: Engine, project_id: str, *, time_zone: str | None = None) -> Mm
         )
         for row in measures
     ]
-    return MmrpReport(
-        project_id=project.project_id,
-        project_name=project.name,
-        jurisdiction=project.jurisdiction,
-        jurisdiction_name=jurisdiction_name(project.jurisdiction),
-        resolution_title=project.resolution_title or "",
-        generated_at=now_iso(),
-        lines=lines,
-    )
+    return MmrpReport.for_project(project, lines=lines)
 
 
 def render_html(report: MmrpReport) -> str:
