@@ -13,13 +13,10 @@ way.
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from bench.common import event as _ev
+from bench.common import rate, rate_main
 from rules.shot_clock.engine import compute, compute_json
 from rules.shot_clock.timeline import parse_timeline
 
@@ -29,10 +26,6 @@ ITEMS = [
     {"id": "A", "text": "structural calculations", "rule": "CMC 17.44.070(A)"},
     {"id": "B", "text": "RF compliance report", "rule": "CMC 17.44.070(B)"},
 ]
-
-
-def _ev(kind: str, when: str, **fields: Any) -> dict[str, Any]:
-    return {"type": kind, "date": when, **fields}
 
 
 def _tl(category: str | None, *events: dict[str, Any], **top: Any) -> dict[str, Any]:
@@ -141,25 +134,6 @@ TIMELINES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def _rate(fn: Callable[[Any], Any], inputs: list[Any], seconds: float) -> tuple[int, float, float]:
-    """Call fn round-robin over inputs for about `seconds`; return (calls, elapsed, CPU
-    seconds of this process). On a shared machine the CPU-time rate is the fair figure:
-    wall time also counts the time other processes held the core."""
-    n_inputs = len(inputs)
-    calls = 0
-    start = time.perf_counter()
-    cpu_start = time.process_time()
-    deadline = start + seconds
-    while True:
-        # Check the clock once per full round so timing overhead stays negligible.
-        for value in inputs:
-            fn(value)
-        calls += n_inputs
-        now = time.perf_counter()
-        if now >= deadline:
-            return calls, now - start, time.process_time() - cpu_start
-
-
 def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
     parsed = [parse_timeline(raw) for _, raw in TIMELINES]
     raws = [raw for _, raw in TIMELINES]
@@ -167,10 +141,10 @@ def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
     for (name, _), timeline in zip(TIMELINES, parsed, strict=True):
         if not compute(timeline).get("status"):
             raise RuntimeError(f"timeline {name} computed no status")
-    _rate(compute, parsed, warmup)
-    _rate(compute_json, raws, warmup)
-    calls, elapsed, cpu = _rate(compute, parsed, seconds)
-    json_calls, json_elapsed, json_cpu = _rate(compute_json, raws, seconds)
+    rate(compute, parsed, warmup)
+    rate(compute_json, raws, warmup)
+    calls, elapsed, cpu = rate(compute, parsed, seconds)
+    json_calls, json_elapsed, json_cpu = rate(compute_json, raws, seconds)
     result = {
         "compute_cpu_per_s": calls / cpu,
         "compute_json_cpu_per_s": json_calls / json_cpu,
@@ -198,15 +172,7 @@ def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = parser.parse_args()
-    result = run(args.seconds)
-    verdict = "PASS" if result["compute_per_s"] >= GOAL_PER_SECOND else "FAIL"
-    print(f"goal ≥ {GOAL_PER_SECOND:,}/s: {verdict}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+    rate_main(__doc__, run, "compute_per_s", GOAL_PER_SECOND, f"goal ≥ {GOAL_PER_SECOND:,}/s")
 
 
 if __name__ == "__main__":

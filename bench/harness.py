@@ -19,6 +19,7 @@ from sqlalchemy import Engine, func, select
 from temporalio.client import Client
 from temporalio.worker import Worker
 
+from bench.common import CATEGORIES as CATEGORIES  # the workflow benchmarks take it from here
 from bench.minimal import MinimalWorkflow, noop
 from models.database import make_engine
 from models.schema import Application, ClockEventRow
@@ -37,14 +38,6 @@ from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 SHOT_CLOCK_QUEUE = "bench-shot-clocks"
 MINIMAL_QUEUE = "bench-minimal"
 POLL_INTERVAL = 0.05
-# Every category the federal pack knows, opened in turn (all in California).
-CATEGORIES = [
-    "swf_collocation",
-    "macro_collocation",
-    "swf_new_structure",
-    "macro_new_structure",
-    "eligible_facilities_request",
-]
 
 T = TypeVar("T")
 
@@ -172,6 +165,11 @@ def _count(engine: Engine, table: Any, column: Any, prefix: str) -> int:
         return int(conn.execute(stmt).scalar_one())
 
 
+def row_counter(model: Any, column: Any) -> Callable[[Engine, str], int]:
+    """Counts `model`'s rows whose `column` starts with a prefix (for wait_for_rows)."""
+    return lambda engine, prefix: _count(engine, model.__table__, column, prefix)
+
+
 def count_applications(engine: Engine, prefix: str) -> int:
     return _count(engine, Application.__table__, Application.application_id, prefix)
 
@@ -188,8 +186,10 @@ async def wait_for_rows(
     *,
     timeout: float,
     what: str,
+    poll: float = POLL_INTERVAL,
 ) -> float:
-    """Poll every 50 ms until `expected` rows exist; return the monotonic time seen."""
+    """Poll (every 50 ms by default) until `expected` rows exist; return the monotonic
+    time seen."""
     deadline = time.monotonic() + timeout
     while True:
         found = await asyncio.to_thread(counter, engine, prefix)
@@ -198,4 +198,4 @@ async def wait_for_rows(
             return now
         if now > deadline:
             raise TimeoutError(f"waited {timeout:.0f} s for {expected} {what}; {found} exist")
-        await asyncio.sleep(POLL_INTERVAL)
+        await asyncio.sleep(poll)

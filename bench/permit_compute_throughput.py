@@ -18,24 +18,17 @@ pre-parsed requests is reported too.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from bench.common import event as _ev
+from bench.common import rate, rate_main
 from bench.compute_throughput import TIMELINES
 from rules.permit_clocks import compute_permit_clock, compute_request, parse_request
 from rules.shot_clock.engine import compute as compute_shot_clock
 from rules.shot_clock.timeline import parse_timeline
 
 GOAL_PER_SECOND = 10_000
-
-
-def _ev(kind: str, when: str, **fields: Any) -> dict[str, Any]:
-    return {"type": kind, "date": when, **fields}
 
 
 def _rq(rule: str, *events: dict[str, Any], **top: Any) -> dict[str, Any]:
@@ -161,22 +154,6 @@ REQUESTS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def _rate(fn: Callable[[Any], Any], inputs: list[Any], seconds: float) -> tuple[int, float]:
-    """Call fn round-robin over inputs for about `seconds` of this process's CPU time;
-    return (calls, CPU seconds). CPU time, not wall time: on a machine shared with other
-    work the process is often descheduled, and those waits say nothing about the code."""
-    calls = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        for value in inputs:
-            fn(value)
-        calls += len(inputs)
-        now = time.process_time()
-        if now >= deadline:
-            return calls, now - start
-
-
 def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
     raws = [raw for _, raw in REQUESTS]
     parsed = [parse_request(raw) for raw in raws]
@@ -186,7 +163,7 @@ def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
             raise RuntimeError(f"request {name} is not a realistic clock: {result['warnings']}")
     shots = [parse_timeline(raw) for _, raw in TIMELINES]
     load_before = os.getloadavg()[0]
-    _rate(compute_permit_clock, raws, warmup)
+    rate(compute_permit_clock, raws, warmup, cpu_budget=True)
     # Interleaved slices: the three figures see the same load on a shared machine. The
     # shot clock's pure compute is the yardstick (its own goal is the same 10,000/s).
     totals = {"parse": [0, 0.0], "pure": [0, 0.0], "shot": [0, 0.0]}
@@ -197,7 +174,9 @@ def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
             ("pure", compute_request, parsed),
             ("shot", compute_shot_clock, shots),
         ):
-            n, t = _rate(fn, inputs, seconds / slices)
+            # CPU time, not wall time: on a machine shared with other work the process
+            # is often descheduled, and those waits say nothing about the code.
+            n, _, t = rate(fn, inputs, seconds / slices, cpu_budget=True)
             totals[key][0] += n
             totals[key][1] += t
     calls, elapsed = totals["parse"]
@@ -238,15 +217,8 @@ def run(seconds: float = 3.0, warmup: float = 0.5) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = parser.parse_args()
-    result = run(args.seconds)
-    verdict = "PASS" if result["compute_parsed_per_s"] >= GOAL_PER_SECOND else "FAIL"
-    print(f"goal ≥ {GOAL_PER_SECOND:,}/s (pure compute, as for the shot clock): {verdict}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+    says = f"goal ≥ {GOAL_PER_SECOND:,}/s (pure compute, as for the shot clock)"
+    rate_main(__doc__, run, "compute_parsed_per_s", GOAL_PER_SECOND, says)
 
 
 if __name__ == "__main__":

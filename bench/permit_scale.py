@@ -27,9 +27,7 @@ Goals (issue 10): RSS < 500 MiB, ratio ≥ 0.5.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
 import tempfile
 import time
@@ -37,16 +35,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 from temporalio.client import Client
 
 from actions.permit_clocks import OpenPermitClock, plan_open
+from bench.common import add_json_option, command_line, write_json
+from bench.harness import row_counter, wait_for_rows
 from bench.run_all import Figure, machine, table, write
 from bench.scale import (
     RssSampler,
     default_tmp_root,
     run_minimal,
     scale_stack,
+    start_figures,
+    worker_figures,
 )
 from models.permit_clock import PermitClockInput
 from models.schema import PermitClockRow, PermitEventRow
@@ -89,21 +91,10 @@ def clock_input(i: int, approved: str, city_key: str = "cotati") -> PermitClockI
     )
 
 
-def _count(engine: Engine, model: Any, column: Any) -> int:
-    with engine.connect() as conn:
-        stmt = select(func.count()).select_from(model).where(column.startswith(PREFIX))
-        return int(conn.execute(stmt).scalar_one())
-
-
-async def wait_rows(engine: Engine, model: Any, column: Any, expected: int, what: str) -> None:
-    deadline = time.monotonic() + 1800
-    while True:
-        found = await asyncio.to_thread(_count, engine, model, column)
-        if found >= expected:
-            return
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"waited for {expected} {what}; {found} exist")
-        await asyncio.sleep(0.1)
+async def wait_rows(engine: Engine, model: Any, expected: int, what: str) -> None:
+    """Until `expected` of this benchmark's clocks have rows in `model`'s table."""
+    counter = row_counter(model, model.clock_id)
+    await wait_for_rows(counter, engine, PREFIX, expected, timeout=1800, what=what, poll=0.1)
 
 
 async def open_clocks(
@@ -130,7 +121,7 @@ async def open_clocks(
         size = min(BATCH, count - done)
         await asyncio.gather(*(one(done + i) for i in range(size)))
         done += size
-        await wait_rows(engine, PermitClockRow, PermitClockRow.clock_id, done, "clock rows")
+        await wait_rows(engine, PermitClockRow, done, "clock rows")
         rate = done / (time.monotonic() - t0)
         print(
             f"  {done:>6,} clocks open ({rate:.1f}/s), worker RSS {rss.now():.0f} MiB", flush=True
@@ -152,23 +143,17 @@ async def measure(
             print(f"opening {clocks:,} permit clocks", flush=True)
             stop_at = time.monotonic() + budget_s
             opened, clock_rate = await open_clocks(client, engine, clocks, rss, stop_at)
-            await wait_rows(engine, PermitEventRow, PermitEventRow.clock_id, opened, "event rows")
+            await wait_rows(engine, PermitEventRow, opened, "event rows")
             minimal_after = await run_minimal(client, minimal_count, "min-after-")
             print(f"minimal workflows (with the clocks open): {minimal_after:.1f}/s", flush=True)
             await asyncio.sleep(3.0)
             rss_open = rss.now()
-    minimal_rate = (minimal_before + minimal_after) / 2
     return {
         "clocks": opened,
         "clocks_asked": clocks,
         "server": server_kind,
         "tmp_root": tmp_root or tempfile.gettempdir(),
-        "minimal_count": minimal_count,
-        "minimal_per_s_before": minimal_before,
-        "minimal_per_s_after": minimal_after,
-        "minimal_per_s": minimal_rate,
-        "clock_per_s": clock_rate,
-        "ratio": clock_rate / minimal_rate,
+        **start_figures(minimal_count, minimal_before, minimal_after, clock_rate),
         "rss_idle_mib": rss_idle,
         "rss_mib": rss_open,
         "rss_peak_mib": rss.peak,
@@ -176,23 +161,14 @@ async def measure(
 
 
 def figures(r: dict[str, Any]) -> list[Figure]:
-    return [
-        Figure(
-            f"worker RSS, {r['clocks']:,} open permit clocks (worker process, psutil)",
-            f"{r['rss_mib']:.0f} MiB",
-            f"< {GOAL_RSS_MIB} MiB",
-            r["rss_mib"] < GOAL_RSS_MIB,
-        ),
-        Figure("peak while opening them", f"{r['rss_peak_mib']:.0f} MiB", "", True),
-        Figure("minimal workflow, start → activity done", f"{r['minimal_per_s']:.1f}/s", "", True),
-        Figure("PermitClockWorkflow, start → first record", f"{r['clock_per_s']:.1f}/s", "", True),
-        Figure(
-            "start throughput ratio",
-            f"{r['ratio']:.2f}",
-            f"≥ {GOAL_RATIO}",
-            r["ratio"] >= GOAL_RATIO,
-        ),
-    ]
+    return worker_figures(
+        r,
+        clocks="open permit clocks",
+        workflow="PermitClockWorkflow",
+        peak="peak while opening them",
+        rss_goal=GOAL_RSS_MIB,
+        ratio_goal=GOAL_RATIO,
+    )
 
 
 def section(when: datetime, info: dict[str, str], r: dict[str, Any]) -> str:
@@ -234,7 +210,7 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--clocks", type=int, default=10_000)
     parser.add_argument("--server", choices=("memory", "file"), default="memory")
     parser.add_argument("--tmp-root", default=default_tmp_root())
@@ -245,7 +221,7 @@ def main() -> None:
         help="stop opening clocks after this many minutes (the report says so)",
     )
     parser.add_argument("--write", action="store_true", help="add the section to BENCHMARKS.md")
-    parser.add_argument("--json", help="also write the figures to this file")
+    add_json_option(parser)
     args = parser.parse_args()
     info = machine()
     when = datetime.now(UTC)
@@ -254,8 +230,7 @@ def main() -> None:
     r["load_before"] = load_before
     text = section(when, info, r)
     print(text)
-    if args.json:
-        Path(args.json).write_text(json.dumps(r, indent=2))
+    write_json(args.json, r)
     if args.write:
         write(text)
 

@@ -27,14 +27,10 @@ their payload bytes per year are reported, with a recommended continue-as-new th
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import dataclasses
 import email
-import json
-import os
 import random
-import sys
 import tempfile
 import time
 import uuid
@@ -52,6 +48,7 @@ from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 
+from bench.common import add_json_option, command_line, exit_now, write_json
 from bench.harness import bench_settings
 from models.conditions import (
     RESOLVED_STATUSES,
@@ -541,29 +538,17 @@ def report(result: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--weeks", type=int, default=52, help="weeks of activity simulated")
     parser.add_argument("--seed", type=int, default=7, help="random seed (returns, delays)")
-    parser.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        metavar="PATH",
-        help="also write the figures as JSON to PATH (or standard output without one)",
-    )
+    add_json_option(parser, stdout=True)
     args = parser.parse_args()
     result = asyncio.run(measure(args.weeks, args.seed))
     result["summary"] = report(result)
     for line in result["summary"]:
         print(line)
-    if args.json == "-":
-        sys.stdout.write(json.dumps(result, indent=2) + "\n")
-    elif args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
-    # Skip interpreter teardown: temporalio's Rust runtime threads can abort it with
-    # "Fatal Python error: PyGILState_Release" (as cli/main.py does).
-    sys.stdout.flush()
-    os._exit(0)
+    write_json(args.json, result)
+    exit_now()
 
 
 if __name__ == "__main__":

@@ -19,19 +19,16 @@ Clearance worker (`worker.build_worker`, as bench/harness.py runs it). Then:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import os
 import resource
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, func, select
 
+from bench.common import add_json_option, command_line, exit_now, write_json
 from bench.harness import Stack, running_workers, server_and_client
 from models.conditions import ParsedResolution, ProjectInput
 from models.schema import ConditionRow, Project
@@ -265,7 +262,7 @@ def verdicts(result: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--imports", type=int, default=5, help="timed imports (median)")
     parser.add_argument("--projects", type=int, default=GOAL_PROJECTS, help="projects onboarded")
     parser.add_argument("--concurrency", type=int, default=50, help="onboardings in flight")
@@ -275,13 +272,7 @@ def main() -> None:
         type=int,
         help="the worker's max_concurrent_workflow_tasks (default: the settings')",
     )
-    parser.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        metavar="PATH",
-        help="also write the figures as JSON to PATH (or standard output without one)",
-    )
+    add_json_option(parser, stdout=True)
     args = parser.parse_args()
     result = asyncio.run(
         measure(
@@ -295,14 +286,8 @@ def main() -> None:
     result["verdicts"] = verdicts(result)
     for line in result["verdicts"]:
         print(line)
-    if args.json == "-":
-        sys.stdout.write(json.dumps(result, indent=2) + "\n")
-    elif args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
-    # Skip interpreter teardown: temporalio's Rust runtime threads can abort it with
-    # "Fatal Python error: PyGILState_Release" (as cli/main.py does).
-    sys.stdout.flush()
-    os._exit(0)
+    write_json(args.json, result)
+    exit_now()
 
 
 if __name__ == "__main__":

@@ -202,6 +202,13 @@ def verdict(f: Figure) -> str:
     return "PASS" if f.passed else "FAIL"
 
 
+def print_figures(title: str, rows: list[Figure], width: int) -> None:
+    """A benchmark's figures on the terminal, names padded to `width`."""
+    print(f"\n== {title} ==")
+    for f in rows:
+        print(f"{f.name:<{width}} {f.value:>16}  {f.goal:<10} {verdict(f)}")
+
+
 def table(rows: list[Figure]) -> str:
     lines = ["| Figure | Value | Goal | Result |", "|---|---:|---|---|"]
     lines += [f"| {f.name.strip()} | {f.value} | {f.goal} | {verdict(f)} |" for f in rows]

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import statistics
@@ -51,6 +50,7 @@ from sqlalchemy import Engine
 from temporalio.client import Client
 from temporalio.worker import Worker
 
+from bench.common import add_json_option, command_line, percentile, write_json
 from bench.harness import (
     CATEGORIES,
     MINIMAL_QUEUE,
@@ -62,7 +62,7 @@ from bench.harness import (
 )
 from bench.minimal import MinimalWorkflow, noop
 from bench.processes import SmtpRecorder, WorkerProcess
-from bench.run_all import Figure, machine, table, write
+from bench.run_all import Figure, machine, print_figures, table, write
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from stack.temporal_server import DevServer, free_port
@@ -346,17 +346,11 @@ async def measure(
             missing = len(planned) - len(latencies)
             rss_end = rss.now()
 
-    minimal_rate = (minimal_before + minimal_after) / 2
     return {
         "clocks": clocks,
         "tmp_root": tmp_root or tempfile.gettempdir(),
         "server": server_kind,
-        "minimal_count": minimal_count,
-        "minimal_per_s_before": minimal_before,
-        "minimal_per_s_after": minimal_after,
-        "minimal_per_s": minimal_rate,
-        "clock_per_s": clock_rate,
-        "ratio": clock_rate / minimal_rate,
+        **start_figures(minimal_count, minimal_before, minimal_after, clock_rate),
         "rss_idle_mib": rss_idle,
         "rss_mib": rss_open,
         "rss_peak_mib": rss.peak,
@@ -369,30 +363,57 @@ async def measure(
     }
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile of sorted values."""
-    if not values:
-        return math.nan
-    return values[min(len(values) - 1, math.ceil(q * len(values)) - 1)]
+def start_figures(
+    minimal_count: int, minimal_before: float, minimal_after: float, clock_rate: float
+) -> dict[str, Any]:
+    """The start rates of a scale run: minimal workflows before and after the clocks were
+    opened, and the clocks' own, against their mean."""
+    minimal_rate = (minimal_before + minimal_after) / 2
+    return {
+        "minimal_count": minimal_count,
+        "minimal_per_s_before": minimal_before,
+        "minimal_per_s_after": minimal_after,
+        "minimal_per_s": minimal_rate,
+        "clock_per_s": clock_rate,
+        "ratio": clock_rate / minimal_rate,
+    }
+
+
+def worker_figures(
+    r: dict[str, Any], *, clocks: str, workflow: str, peak: str, rss_goal: int, ratio_goal: float
+) -> list[Figure]:
+    """What every scale run reports: the worker's RSS with `r['clocks']` `clocks` open
+    and its peak while opening them, the minimal and the `workflow` start rates, and
+    their ratio."""
+    return [
+        Figure(
+            f"worker RSS, {r['clocks']:,} {clocks} (worker process, psutil)",
+            f"{r['rss_mib']:.0f} MiB",
+            f"< {rss_goal} MiB",
+            r["rss_mib"] < rss_goal,
+        ),
+        Figure(peak, f"{r['rss_peak_mib']:.0f} MiB", "", True),
+        Figure("minimal workflow, start → activity done", f"{r['minimal_per_s']:.1f}/s", "", True),
+        Figure(f"{workflow}, start → first record", f"{r['clock_per_s']:.1f}/s", "", True),
+        Figure(
+            "start throughput ratio",
+            f"{r['ratio']:.2f}",
+            f"≥ {ratio_goal}",
+            r["ratio"] >= ratio_goal,
+        ),
+    ]
 
 
 def figures(r: dict[str, Any]) -> list[Figure]:
     p95_ok = r["latency_missing"] == 0 and r["latency_p95_s"] < GOAL_P95_S
     return [
-        Figure(
-            f"worker RSS, {r['clocks']:,} open clocks (worker process, psutil)",
-            f"{r['rss_mib']:.0f} MiB",
-            f"< {GOAL_RSS_MIB} MiB",
-            r["rss_mib"] < GOAL_RSS_MIB,
-        ),
-        Figure("  peak while opening them", f"{r['rss_peak_mib']:.0f} MiB", "", True),
-        Figure("minimal workflow, start → activity done", f"{r['minimal_per_s']:.1f}/s", "", True),
-        Figure("ShotClockWorkflow, start → first record", f"{r['clock_per_s']:.1f}/s", "", True),
-        Figure(
-            "start throughput ratio",
-            f"{r['ratio']:.2f}",
-            f"≥ {GOAL_RATIO}",
-            r["ratio"] >= GOAL_RATIO,
+        *worker_figures(
+            r,
+            clocks="open clocks",
+            workflow="ShotClockWorkflow",
+            peak="  peak while opening them",
+            rss_goal=GOAL_RSS_MIB,
+            ratio_goal=GOAL_RATIO,
         ),
         Figure(
             f"timer fire → SMTP accepted, p95 ({r['latency_clocks']} reminders)",
@@ -440,7 +461,7 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--clocks", type=int, default=10_000, help="open clocks")
     parser.add_argument(
         "--latency-clocks", type=int, default=100, help="reminders timed for latency"
@@ -459,7 +480,7 @@ def main() -> None:
         help="folder for the server's SQLite file and the app database (default: /dev/shm)",
     )
     parser.add_argument("--write", action="store_true", help="record the figures in BENCHMARKS.md")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_json_option(parser)
     parser.add_argument("--minimal-worker", metavar="ADDRESS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.minimal_worker:
@@ -471,12 +492,8 @@ def main() -> None:
     load = os.getloadavg()[0]
     result = asyncio.run(measure(args.clocks, args.latency_clocks, args.tmp_root, args.server))
     result["load_before"] = load
-    print("\n== scale ==")
-    for f in figures(result):
-        verdict = ("PASS" if f.passed else "FAIL") if f.goal else ""
-        print(f"{f.name:<60} {f.value:>16}  {f.goal:<10} {verdict}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+    print_figures("scale", figures(result), 60)
+    write_json(args.json, result)
     if args.write:
         write(section(when, machine(), result))
 

@@ -48,7 +48,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import random
@@ -78,6 +77,7 @@ from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 from temporalio.worker import Worker
 
 from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
+from bench.common import add_json_option, command_line, percentile, write_json
 from bench.harness import (
     CATEGORIES,
     SHOT_CLOCK_QUEUE,
@@ -87,7 +87,7 @@ from bench.harness import (
 )
 from bench.host import calibrate, go_gc_cpu, host_cpu, host_used
 from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess
-from bench.run_all import Figure, machine, table, write
+from bench.run_all import Figure, machine, print_figures, table, write
 from bench.scale import tzif
 from bench.storm_minimal import MINIMAL_SEND, MinimalLetter, MinimalStormInput, MinimalStormWorkflow
 from bench.web_pages import USERS, Server, add_users, login
@@ -458,14 +458,6 @@ async def drive_web(
 
 
 # -- the measurement -------------------------------------------------------------------
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 async def wait_letters(
@@ -1143,7 +1135,7 @@ def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--clocks", type=int, default=10_000, help="open clocks in all")
     parser.add_argument("--storm", type=int, default=2_000, help="of which due at 08:00")
     parser.add_argument("--projects", type=int, default=200, help="projects seeded for the web")
@@ -1174,7 +1166,7 @@ def main() -> None:
     )
     parser.add_argument("--label", default="", help="added to the BENCHMARKS.md heading")
     parser.add_argument("--write", action="store_true", help="record the figures in BENCHMARKS.md")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_json_option(parser)
     parser.add_argument("--probed-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--minimal-worker", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--smtp", nargs=2, help=argparse.SUPPRESS)
@@ -1195,13 +1187,9 @@ def main() -> None:
     result = asyncio.run(measure(args))
     result["load_before"] = load
     result["load_after"] = os.getloadavg()[0]
-    print("\n== 08:00 storm ==")
-    for f in figures(result):
-        verdict = ("PASS" if f.passed else "FAIL") if f.goal else ""
-        print(f"{f.name:<70} {f.value:>16}  {f.goal:<10} {verdict}")
+    print_figures("08:00 storm", figures(result), 70)
     print(host_line(result))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+    write_json(args.json, result)
     if args.write:
         write(section(when, machine(), result, args.label))
 

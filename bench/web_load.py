@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
-import sys
 import tempfile
 import textwrap
 import time
@@ -35,17 +33,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
-from sqlalchemy.engine import make_url
 
+from bench.common import command_line, write_json
 from bench.run_all import machine
 from bench.web_pages import (
     GOAL_P95_MS,
     PASSWORD,
+    PageResult,
     Server,
+    add_users,
+    database,
+    finish,
     percentile,
     prepare_database,
+    rotations,
     settle,
-    write,
+    table,
 )
 from bench.web_seed import SeedReport, SeedSize, seed
 from models.database import make_engine
@@ -59,7 +62,6 @@ USERS = {
     "attorney": ("attorney@cotati.example", "city_attorney", ""),
     "admin": ("admin@cotati.example", "admin", ""),
 }
-DEPARTMENTS = ["engineering", "planning", "building", "fire", "environmental"]
 
 
 @dataclass(frozen=True)
@@ -70,29 +72,8 @@ class LoadPage:
     expect: str  # text every response must contain, so an error page is never timed
 
 
-@dataclass
-class LoadResult:
-    page: str
-    user: str
-    requests: int
-    p50_ms: float
-    p95_ms: float
-    max_ms: float
-    kib: float
-
-    @property
-    def passed(self) -> bool:
-        return self.p95_ms < GOAL_P95_MS
-
-
 def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
-    pids, numbers, apps = report.project_ids, report.condition_numbers, report.application_ids
-
-    def pid(i: int) -> str:
-        return pids[(i * 7919) % len(pids)]
-
-    def app(i: int) -> str:
-        return apps[(i * 104729) % len(apps)]
+    pid, number, dept, app = rotations(report)
 
     inbox = 'data-testid="inbox-covers"'
     return [
@@ -106,13 +87,13 @@ def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
         LoadPage(
             "project page, filtered",
             "pm",
-            lambda i: f"/projects/{pid(i)}?department={DEPARTMENTS[i % 5]}&status=open",
+            lambda i: f"/projects/{pid(i)}?department={dept(i)}&status=open",
             "condition-filters",
         ),
         LoadPage(
             "condition page",
             "reviewer",
-            lambda i: f"/projects/{pid(i)}/conditions/{numbers[(i * 31) % len(numbers)]}",
+            lambda i: f"/projects/{pid(i)}/conditions/{number(i)}",
             "condition-status",
         ),
         LoadPage(
@@ -137,12 +118,6 @@ def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
             "portal-stepper",
         ),
     ]
-
-
-def add_users(url: str) -> None:
-    accounts = Accounts(make_engine(url))
-    for email, role, department in USERS.values():
-        accounts.add_user(email, role, PASSWORD, department=department, replace=True)
 
 
 def portal_links(url: str, base_url: str, project_ids: list[str], count: int) -> list[str]:
@@ -180,7 +155,7 @@ async def drive(
     users: int,
     think: tuple[float, float],
     seed_value: int = 7,
-) -> tuple[list[LoadResult], float, float]:
+) -> tuple[list[PageResult], float, float]:
     cookies = {name: await _login(base_url, u[0]) for name, u in USERS.items()}
     # Three unmeasured warm-ups per page first (shuffled among themselves), then the
     # measured requests: warm-ups mixed into the run left its first seconds cold.
@@ -243,7 +218,7 @@ async def drive(
     await asyncio.gather(*(person(n) for n in range(users)))
     seconds = time.perf_counter() - started
     results = [
-        LoadResult(
+        PageResult(
             p.name,
             p.user,
             len(timings[p.name]),
@@ -257,25 +232,11 @@ async def drive(
     return results, seconds, load_before
 
 
-def table(results: list[LoadResult]) -> str:
-    lines = [
-        "| Page | As | requests | p50 | p95 | max | size | Goal | Result |",
-        "|---|---|---:|---:|---:|---:|---:|---|---|",
-    ]
-    lines += [
-        f"| {r.page} | {r.user} | {r.requests} | {r.p50_ms:.0f} ms | {r.p95_ms:.0f} ms | "
-        f"{r.max_ms:.0f} ms | {r.kib:.0f} KiB | p95 < {GOAL_P95_MS:.0f} ms | "
-        f"{'PASS' if r.passed else 'FAIL'} |"
-        for r in results
-    ]
-    return "\n".join(lines)
-
-
 def section(
     when: datetime,
     backend: str,
     report: SeedReport,
-    results: list[LoadResult],
+    results: list[PageResult],
     args: argparse.Namespace,
     seconds: float,
     load: float,
@@ -314,14 +275,14 @@ def section(
             + f"; {total:,} measured requests in {seconds:.0f} s "
             f"({total / seconds:.1f} per second)",
             "",
-            table(results),
+            table(results, requests=True),
             "",
         ]
     )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--requests", type=int, default=150, help="measured requests per page")
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 3.0), metavar=("MIN", "MAX"))
@@ -336,19 +297,13 @@ def main() -> None:
     when = datetime.now(UTC)
     with tempfile.TemporaryDirectory(prefix="clearance-web-load-") as tmp, ExitStack() as stack:
         data_dir = Path(tmp)
-        url = f"sqlite:///{data_dir / 'clearance.db'}"
-        if args.postgres:
-            from stack.postgres import PostgresCluster
-
-            cluster = stack.enter_context(PostgresCluster(data_dir / "pg"))
-            url = cluster.create_database("clearance_load")
-        backend = "PostgreSQL" if make_url(url).get_backend_name() == "postgresql" else "SQLite"
+        url, backend = database(stack, data_dir, "clearance_load", args.postgres)
         engine = prepare_database(url, reset=False)
         print(f"seeding {backend} ...", flush=True)
         report = seed(engine, SeedSize(args.projects, args.conditions_per_project, args.clocks))
         settle(engine)
         engine.dispose()
-        add_users(url)
+        add_users(make_engine(url), USERS)
         os.environ["CLEARANCE_DATA_DIR"] = str(data_dir)  # the server's key signs the links
         server = Server(url, data_dir)
         try:
@@ -360,17 +315,10 @@ def main() -> None:
         finally:
             server.stop()
     for r in results:
-        print(
-            f"{r.page:36} {r.user:9} p50 {r.p50_ms:6.0f} ms  p95 {r.p95_ms:6.0f} ms  "
-            f"max {r.max_ms:6.0f} ms  {r.kib:5.0f} KiB  {'PASS' if r.passed else 'FAIL'}"
-        )
+        print(r.line(36))
     text = section(when, backend, report, results, args, seconds, load)
-    if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in results], indent=2))
-    if args.write:
-        write(text)
-    if not all(r.passed for r in results):
-        sys.exit(1)
+    write_json(args.json, [asdict(r) for r in results])
+    finish(text, args.write, results)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,6 @@ which must be empty unless `--reset` (drops and recreates the tables) is given.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import re
 import statistics
@@ -28,7 +26,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -38,6 +36,7 @@ import httpx
 from sqlalchemy import Engine, func, select, text
 from sqlalchemy.engine import make_url
 
+from bench.common import command_line, verdict, write_json
 from bench.run_all import machine
 from bench.web_seed import SeedReport, SeedSize, seed
 from models.database import make_engine
@@ -73,6 +72,14 @@ class PageResult:
     def passed(self) -> bool:
         return self.p95_ms < GOAL_P95_MS
 
+    def line(self, width: int) -> str:
+        """The figures on one terminal line, the page's name padded to `width`."""
+        return (
+            f"{self.page:{width}} {self.user:9} p50 {self.p50_ms:6.0f} ms  "
+            f"p95 {self.p95_ms:6.0f} ms  max {self.max_ms:6.0f} ms  "
+            f"{self.kib:5.0f} KiB  {verdict(self.passed)}"
+        )
+
 
 @dataclass
 class Page:
@@ -84,20 +91,24 @@ class Page:
     expect: Callable[[int], str]
 
 
+def rotation(values: Sequence[str], stride: int = 1) -> Callable[[int], str]:
+    """The i-th request's row: `stride` apart (a prime) so no row is served twice in a row
+    and the pages' rows are spread over the whole table."""
+    return lambda i: values[(i * stride) % len(values)]
+
+
+def rotations(report: SeedReport) -> tuple[Callable[[int], str], ...]:
+    """The rows the pages rotate through: projects, conditions, departments, applications."""
+    return (
+        rotation(report.project_ids, 7919),
+        rotation(report.condition_numbers, 31),
+        rotation(DEPARTMENTS),
+        rotation(report.application_ids, 104729),
+    )
+
+
 def pages(report: SeedReport) -> list[Page]:
-    pids, numbers, apps = report.project_ids, report.condition_numbers, report.application_ids
-
-    def pid(i: int) -> str:
-        return pids[(i * 7919) % len(pids)]
-
-    def number(i: int) -> str:
-        return numbers[(i * 31) % len(numbers)]
-
-    def dept(i: int) -> str:
-        return DEPARTMENTS[i % len(DEPARTMENTS)]
-
-    def app(i: int) -> str:
-        return apps[(i * 104729) % len(apps)]
+    pid, number, dept, app = rotations(report)
 
     return [
         Page("dashboard (every department's queue)", "pm", lambda i: "/", lambda i: 'id="clocks"'),
@@ -140,6 +151,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+def database(
+    stack: ExitStack, data_dir: Path, name: str, postgres: bool, url: str = ""
+) -> tuple[str, str]:
+    """(URL, "PostgreSQL" or "SQLite"): a throwaway PostgreSQL cluster's database `name`
+    with `postgres`, else `url`, else SQLite in `data_dir`."""
+    url = url or f"sqlite:///{data_dir / 'clearance.db'}"
+    if postgres:
+        from stack.postgres import PostgresCluster
+
+        cluster = stack.enter_context(PostgresCluster(data_dir / "pg"))
+        url = cluster.create_database(name)
+    backend = "PostgreSQL" if make_url(url).get_backend_name() == "postgresql" else "SQLite"
+    return url, backend
+
+
 def prepare_database(url: str, reset: bool) -> Engine:
     engine = make_engine(url)
     with engine.connect() as conn:
@@ -164,9 +190,9 @@ def settle(engine: Engine) -> None:
             conn.execute(text("VACUUM ANALYZE"))
 
 
-def add_users(engine: Engine) -> None:
+def add_users(engine: Engine, users: dict[str, tuple[str, str, str]] = USERS) -> None:
     accounts = Accounts(engine)
-    for email, role, department in USERS.values():
+    for email, role, department in users.values():
         accounts.add_user(email, role, PASSWORD, department=department, replace=True)
 
 
@@ -296,17 +322,33 @@ def measure(clients: dict[str, httpx.Client], page: Page, count: int) -> PageRes
     )
 
 
-def table(results: list[PageResult]) -> str:
-    lines = [
-        "| Page | As | p50 | p95 | max | size | Goal | Result |",
-        "|---|---|---:|---:|---:|---:|---|---|",
-    ]
+def table(results: list[PageResult], *, requests: bool = False) -> str:
+    """The pages' figures as a Markdown table (with `requests`, how many each had)."""
+    count = ["requests"] if requests else []
+    header = ["Page", "As", *count, "p50", "p95", "max", "size", "Goal", "Result"]
+    align = ["---", "---", *["---:"] * (len(count) + 4), "---", "---"]
+    lines = [_row(header), "|" + "|".join(align) + "|"]
     lines += [
-        f"| {r.page} | {r.user} | {r.p50_ms:.0f} ms | {r.p95_ms:.0f} ms | {r.max_ms:.0f} ms | "
-        f"{r.kib:.0f} KiB | p95 < {GOAL_P95_MS:.0f} ms | {'PASS' if r.passed else 'FAIL'} |"
+        _row(
+            [
+                r.page,
+                r.user,
+                *([str(r.requests)] if requests else []),
+                f"{r.p50_ms:.0f} ms",
+                f"{r.p95_ms:.0f} ms",
+                f"{r.max_ms:.0f} ms",
+                f"{r.kib:.0f} KiB",
+                f"p95 < {GOAL_P95_MS:.0f} ms",
+                verdict(r.passed),
+            ]
+        )
         for r in results
     ]
     return "\n".join(lines)
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def section(
@@ -352,6 +394,14 @@ def section(
     )
 
 
+def finish(text: str, record: bool, results: list[PageResult]) -> None:
+    """With `record`, the section in BENCHMARKS.md; exit status 1 if a page missed its goal."""
+    if record:
+        write(text)
+    if not all(r.passed for r in results):
+        sys.exit(1)
+
+
 def write(text: str) -> None:
     """Add the section to BENCHMARKS.md, replacing one with the same heading."""
     current = BENCHMARKS_MD.read_text()
@@ -363,7 +413,7 @@ def write(text: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--write", action="store_true", help="record the figures in BENCHMARKS.md")
     parser.add_argument("--requests", type=int, default=200, help="measured requests per page")
     parser.add_argument("--projects", type=int, default=1000)
@@ -382,14 +432,9 @@ def main() -> None:
     when = datetime.now(UTC)
     with tempfile.TemporaryDirectory(prefix="clearance-web-bench-") as tmp, ExitStack() as stack:
         data_dir = Path(tmp)
-        url = args.database_url or f"sqlite:///{data_dir / 'clearance.db'}"
-        if args.postgres:
-            from stack.postgres import PostgresCluster
-
-            cluster = stack.enter_context(PostgresCluster(data_dir / "pg"))
-            url = cluster.create_database("clearance_bench")
-        backend = make_url(url).get_backend_name()
-        backend = "PostgreSQL" if backend == "postgresql" else "SQLite"
+        url, backend = database(
+            stack, data_dir, "clearance_bench", args.postgres, args.database_url
+        )
         engine = prepare_database(url, args.reset)
         size = SeedSize(args.projects, args.conditions_per_project, args.clocks)
         print(f"seeding {backend} ...", flush=True)
@@ -411,33 +456,22 @@ def main() -> None:
             for page in pages(report):
                 result = measure(clients, page, args.requests)
                 results.append(result)
-                print(
-                    f"{result.page:48} {result.user:9} p50 {result.p50_ms:6.0f} ms  "
-                    f"p95 {result.p95_ms:6.0f} ms  max {result.max_ms:6.0f} ms  "
-                    f"{result.kib:5.0f} KiB  {'PASS' if result.passed else 'FAIL'}",
-                    flush=True,
-                )
+                print(result.line(48), flush=True)
         finally:
             server.stop()
     text = section(when, backend, report, results, args.requests, load)
     print()
     print(table(results))
-    if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "backend": backend,
-                    "counts": report.counts,
-                    "seed_seconds": report.seconds,
-                    "pages": [asdict(r) for r in results],
-                },
-                indent=2,
-            )
-        )
-    if args.write:
-        write(text)
-    if not all(r.passed for r in results):
-        sys.exit(1)
+    write_json(
+        args.json,
+        {
+            "backend": backend,
+            "counts": report.counts,
+            "seed_seconds": report.seconds,
+            "pages": [asdict(r) for r in results],
+        },
+    )
+    finish(text, args.write, results)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from sqlalchemy import Engine, insert
 
 from activities.projects import condition_row, progress_columns
 from activities.records import clock_columns
+from bench.common import CATEGORIES
 from models.conditions import (
     CLEARED,
     IN_REVIEW,
@@ -56,13 +57,6 @@ STATUS_WEIGHTS: list[tuple[str, int]] = [
     (WAIVED, 3),
     (NOT_APPLICABLE, 4),
     (SATISFIED_BY_ALTERNATIVE, 1),
-]
-CATEGORIES = [
-    "swf_collocation",
-    "macro_collocation",
-    "swf_new_structure",
-    "macro_new_structure",
-    "eligible_facilities_request",
 ]
 NOTICE_KINDS = [
     "reminder",

@@ -22,7 +22,6 @@ cached. `--one` measures a single configuration in this process: the shipped cac
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import json
@@ -38,6 +37,7 @@ from typing import Any
 import psutil
 from temporalio.client import Client
 
+from bench.common import add_json_option, command_line, verdict, write_json
 from bench.harness import (
     CATEGORIES,
     bounded,
@@ -202,7 +202,7 @@ def run_both(count: int = 2000) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--count", type=int, default=2000, help="clocks to open")
     parser.add_argument(
         "--one",
@@ -213,7 +213,7 @@ def main() -> None:
     parser.add_argument(
         "--max-cached", type=int, help="with --one: this max_cached_workflows, not the shipped"
     )
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_json_option(parser)
     args = parser.parse_args()
     if args.max_cached is not None and not args.one:
         parser.error("--max-cached needs --one")
@@ -222,11 +222,10 @@ def main() -> None:
     else:
         result = run_both(args.count)
         print("\n" + describe(result) + "\n" + describe(result["all_cached"]))
-    verdict = "PASS" if result["rss_mib"] < GOAL_MIB else "FAIL"
     if result["shipped_cache"]:
-        print(f"goal < {GOAL_MIB} MiB with the shipped cache: {verdict}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+        passed = verdict(result["rss_mib"] < GOAL_MIB)
+        print(f"goal < {GOAL_MIB} MiB with the shipped cache: {passed}")
+    write_json(args.json, result)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,11 @@ Throughput is N / elapsed; the ratio is shot clock / minimal.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import time
-from pathlib import Path
 from typing import Any
 
+from bench.common import add_json_option, command_line, verdict, write_json
 from bench.harness import (
     CATEGORIES,
     MINIMAL_QUEUE,
@@ -151,15 +149,14 @@ def run(count: int = 200, rounds: int = 1) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = command_line(__doc__)
     parser.add_argument("--count", type=int, default=200, help="workflows per measurement")
     parser.add_argument("--rounds", type=int, default=1, help="measurements of each kind")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_json_option(parser)
     args = parser.parse_args()
     result = run(args.count, args.rounds)
-    print(f"goal ratio ≥ {GOAL_RATIO}: {'PASS' if result['ratio'] >= GOAL_RATIO else 'FAIL'}")
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+    print(f"goal ratio ≥ {GOAL_RATIO}: {verdict(result['ratio'] >= GOAL_RATIO)}")
+    write_json(args.json, result)
 
 
 if __name__ == "__main__":
