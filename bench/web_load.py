@@ -47,6 +47,7 @@ from bench.web_pages import (
     percentile,
     prepare_database,
     rotations,
+    run_and_data,
     settle,
     table,
 )
@@ -242,7 +243,6 @@ def section(
     load: float,
 ) -> str:
     info = machine()
-    counts = ", ".join(f"{n:,} {what}" for what, n in report.counts.items())
     total = sum(r.requests for r in results)
     # The server runs without CLEARANCE_WEB_WORKERS (Server drops every CLEARANCE_ setting
     # it does not set): the shipped default, one process per core.
@@ -267,9 +267,7 @@ def section(
                 width=90,
             ),
             "",
-            f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before: {load:.1f} "
-            f"on {info['cores']} cores",
-            f"- Data: {counts}; seeded in {report.seconds:.1f} s",
+            *run_and_data(when, load, info, report),
             f"- Database: {backend}"
             + (" (VACUUM ANALYZE after seeding)" if backend == "PostgreSQL" else "")
             + f"; {total:,} measured requests in {seconds:.0f} s "

@@ -351,6 +351,18 @@ def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def run_and_data(
+    when: datetime, load: float, info: dict[str, str], report: SeedReport
+) -> list[str]:
+    """A section's lines on when it ran (and how loaded the machine was) and its data."""
+    counts = ", ".join(f"{n:,} {what}" for what, n in report.counts.items())
+    return [
+        f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before: {load:.1f} "
+        f"on {info['cores']} cores",
+        f"- Data: {counts}; seeded in {report.seconds:.1f} s",
+    ]
+
+
 def section(
     when: datetime,
     backend: str,
@@ -360,7 +372,6 @@ def section(
     load: float,
 ) -> str:
     info = machine()
-    counts = ", ".join(f"{n:,} {what}" for what, n in report.counts.items())
     return "\n".join(
         [
             f"## Web pages — {when:%Y-%m-%d}, {info['cpu']}, {info['cores']} cores, {backend}",
@@ -377,9 +388,7 @@ def section(
                 width=90,
             ),
             "",
-            f"- Run at: {when:%Y-%m-%d %H:%M} UTC; load average (1 min) before: {load:.1f} "
-            f"on {info['cores']} cores",
-            f"- Data: {counts}; seeded in {report.seconds:.1f} s",
+            *run_and_data(when, load, info, report),
             f"- Database: {backend}"
             + (
                 " (VACUUM ANALYZE after seeding, as autovacuum would)"
