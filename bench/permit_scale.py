@@ -31,9 +31,10 @@ import asyncio
 import os
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import Engine
 from temporalio.client import Client
@@ -87,8 +88,14 @@ def clock_input(i: int, approved: str, city_key: str = "cotati") -> PermitClockI
             staff_email="planner@bench.test",
         ),
         jurisdiction(city_key),
-        datetime.now(UTC).date(),
+        city_today(city_key),
     )
+
+
+def city_today(city_key: str = "cotati") -> date:
+    """Today where the city is: the workflow dates its clocks by the city's calendar, and
+    an approval dated by UTC is in the city's future from 00:00 UTC until its midnight."""
+    return datetime.now(ZoneInfo(jurisdiction(city_key).time_zone)).date()
 
 
 async def wait_rows(engine: Engine, model: Any, expected: int, what: str) -> None:
@@ -102,7 +109,7 @@ async def open_clocks(
 ) -> tuple[int, float]:
     """Open `count` clocks in batches, or as many whole batches as fit before `stop_at`
     (monotonic); returns (clocks opened, clocks per second from start to first record)."""
-    approved = datetime.now(UTC).date().isoformat()
+    approved = city_today().isoformat()
     inputs = [clock_input(i, approved) for i in range(count)]  # built before the clock runs
     gate = asyncio.Semaphore(START_CONCURRENCY)
 
