@@ -12,8 +12,9 @@ from typing import Any
 
 from rules.kernel.calendars import CalendarLayers
 from rules.kernel.input import TimelineError
-from rules.shot_clock.engine import TERMINAL_STATUSES, compute, governing_category
-from rules.shot_clock.packs import RulePack, rule_pack
+from rules.shot_clock.engine import compute
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
+from rules.shot_clock.packs import RulePack, governing_category, rule_pack
 from rules.shot_clock.timeline import EVENT_TYPES, Timeline, parse_timeline
 
 # Events a planner may add to an open clock: all but those that open it.
