@@ -258,7 +258,7 @@ class ClockActions:
         that dies part way loses nothing. A JurisdictionClosureWorkflow carries it to the
         clocks, so it finishes even if this request or process does not; the request
         waits for it a little while."""
-        from rules.shot_clock.engine import TERMINAL_STATUSES
+        from rules.shot_clock.outcomes import TERMINAL_STATUSES
         from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
 
         require(who, AddLocalClosure.permission)

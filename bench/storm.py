@@ -95,7 +95,7 @@ from bench.web_seed import SeedSize, seed_projects
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from rules.kernel.alerts import SEND_AT
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from stack.temporal_server import GO_RUNTIME_DEFAULTS, SQLITE_PRAGMAS, DevServer, free_port
 from workflows.shot_clock_support import ClockState
 

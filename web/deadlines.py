@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, load_only
 
 from models.schema import Application, PermitClockRow, Project
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.present import days_between
 
 PERMIT_DONE = ("met", "met_late", "withdrawn")

@@ -20,7 +20,7 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.alerts import local_today
 from rules.kernel.calendars import calendar_for
 from rules.kernel.jurisdictions import JURISDICTIONS
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.present import (
     human_date,
     milestone_label,

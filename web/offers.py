@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from rules.access import allowed
 from rules.kernel.jurisdictions import FEDERAL_PACK
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from rules.shot_clock.packs import RULE_PACKS
 
 NOTICE_OUTSTANDING = ("tolled", "reset_pending")

@@ -17,7 +17,7 @@ from notices.vocabulary import (
     milestone_label,
 )
 from rules.conditions.lifecycle import DEPARTMENTS
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 
 CLOCK_STATUS_LABELS = {
     "running": "running",

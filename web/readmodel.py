@@ -25,7 +25,7 @@ from models.schema import (
 )
 from reports.common import condition_state, milestone_sequence, sort_audit
 from rules.conditions.lifecycle import MONITORED_GATES, blocks, owed_by_applicant
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.present import clock_risk, days_between
 
 PAGE_SIZE = 50

@@ -40,8 +40,9 @@ from rules.kernel.input import TimelineError, parse_date
 from rules.kernel.jurisdictions import Jurisdiction
 from rules.shot_clock.alerts import plan_alerts
 from rules.shot_clock.checks import ActionRefused, check_new_event
-from rules.shot_clock.engine import TERMINAL_STATUSES, compute, expiry_remedy, governing_category
-from rules.shot_clock.packs import RulePack, pack_from_data, rule_pack
+from rules.shot_clock.engine import compute
+from rules.shot_clock.outcomes import TERMINAL_STATUSES, expiry_remedy
+from rules.shot_clock.packs import RulePack, governing_category, pack_from_data, rule_pack
 from rules.shot_clock.timeline import parse_timeline, timeline_layers
 from workflows import clock_common as common
 

@@ -12,7 +12,7 @@ from datetime import date, time, timedelta
 from typing import Any
 
 from rules.kernel.alerts import SEND_AT, Alert, local_instant
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 
 
 def plan_alerts(

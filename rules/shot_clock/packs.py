@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.kernel.jurisdictions import DATA_DIR, FEDERAL_PACK
+
+if TYPE_CHECKING:
+    from rules.shot_clock.timeline import Timeline
 
 
 @dataclass(frozen=True)
@@ -137,3 +140,10 @@ def rule_pack(key: str) -> RulePack:
     except KeyError:
         known = ", ".join(sorted(RULE_PACKS))
         raise ValueError(f"unknown rule pack '{key}' (known: {known})") from None
+
+
+def governing_category(timeline: Timeline, pack: RulePack) -> CategoryRule:
+    """The category whose rules govern: the single category, or a batch's longest period."""
+    if timeline.category is not None:
+        return pack.categories[timeline.category]
+    return max((pack.categories[c] for c in timeline.batch), key=lambda c: (c.days, c.key))

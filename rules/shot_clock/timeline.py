@@ -118,15 +118,7 @@ def _layers(
 
 def _event(raw: Any, i: int) -> Event:
     where = f"events[{i}]"
-    if not isinstance(raw, dict):
-        raise TimelineError(f"{where}: an event is a JSON object")
-    kind = raw.get("type")
-    if kind is None:
-        raise TimelineError(f"{where}.type: missing")
-    if kind not in EVENT_TYPES:
-        raise TimelineError(
-            f"{where}.type: unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})"
-        )
+    kind = _event_type(raw, where)
     unknown = set(raw) - EVENT_FIELDS
     if unknown:
         raise TimelineError(f"{where}: unknown field '{sorted(unknown)[0]}'")
@@ -142,27 +134,45 @@ def _event(raw: Any, i: int) -> Event:
     elif "items" in raw:
         raise TimelineError(f"{where}.items: only an incomplete_notice lists items")
     if kind == "tolling_agreement":
-        has_days, has_date = raw.get("days") is not None, raw.get("new_date") is not None
-        if has_days == has_date:
-            raise TimelineError(f"{where}: a tolling agreement gives either 'days' or 'new_date'")
-        if has_days:
-            value = raw["days"]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TimelineError(f"{where}.days: {value!r} is not a whole number of days")
-            if not 0 < value <= MAX_AGREEMENT_DAYS:
-                raise TimelineError(
-                    f"{where}.days: {value} is out of range (1 to {MAX_AGREEMENT_DAYS})"
-                )
-            days = value
-        else:
-            new_date = parse_date(raw["new_date"], f"{where}.new_date")
-            if new_date < when:
-                raise TimelineError(f"{where}.new_date: the agreed date is before the agreement")
+        days, new_date = _agreement_terms(raw, where, when)
     if kind == "decision":
         outcome = raw.get("outcome")
         if outcome not in OUTCOMES:
             raise TimelineError(f"{where}.outcome: {outcome!r} is not one of {', '.join(OUTCOMES)}")
     return Event(kind, when, items, days, new_date, outcome, i)
+
+
+def _event_type(raw: Any, where: str) -> str:
+    if not isinstance(raw, dict):
+        raise TimelineError(f"{where}: an event is a JSON object")
+    kind = raw.get("type")
+    if kind is None:
+        raise TimelineError(f"{where}.type: missing")
+    if kind not in EVENT_TYPES:
+        raise TimelineError(
+            f"{where}.type: unknown event type {kind!r} (known: {', '.join(EVENT_TYPES)})"
+        )
+    return kind
+
+
+def _agreement_terms(raw: dict[str, Any], where: str, when: date) -> tuple[int | None, date | None]:
+    """A tolling agreement's (days, new_date): it gives exactly one of them."""
+    has_days, has_date = raw.get("days") is not None, raw.get("new_date") is not None
+    if has_days == has_date:
+        raise TimelineError(f"{where}: a tolling agreement gives either 'days' or 'new_date'")
+    if has_days:
+        value = raw["days"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TimelineError(f"{where}.days: {value!r} is not a whole number of days")
+        if not 0 < value <= MAX_AGREEMENT_DAYS:
+            raise TimelineError(
+                f"{where}.days: {value} is out of range (1 to {MAX_AGREEMENT_DAYS})"
+            )
+        return value, None
+    new_date = parse_date(raw["new_date"], f"{where}.new_date")
+    if new_date < when:
+        raise TimelineError(f"{where}.new_date: the agreed date is before the agreement")
+    return None, new_date
 
 
 def parse_timeline(
@@ -188,76 +198,14 @@ def parse_timeline(
             f"(known: {', '.join(sorted(JURISDICTIONS))})"
         )
     city = JURISDICTIONS[city_key] if city_key else None
-    default_pack = city.rule_pack if city is not None else FEDERAL_PACK
-    pack_key = raw.get("rule_pack", default_pack)
-    if pack is not None and pack_key == pack.key:
-        pass
-    elif not isinstance(pack_key, str) or pack_key not in RULE_PACKS:
-        raise TimelineError(
-            f"rule_pack: unknown rule pack {pack_key!r} (known: {', '.join(sorted(RULE_PACKS))})"
-        )
-    else:
-        pack = None if pack is None or pack.key != pack_key else pack
+    pack_key = raw.get("rule_pack", city.rule_pack if city is not None else FEDERAL_PACK)
+    pack = _frozen_pack(pack_key, pack)
     active = pack or rule_pack(pack_key)
-
-    category = raw.get("category")
-    batch_raw = raw.get("batch")
-    if category is not None and batch_raw is not None:
-        raise TimelineError("category, batch: give one of them, not both")
-    if category is None and batch_raw is None:
-        raise TimelineError("category: missing (give 'category' or 'batch')")
-    batch: tuple[str, ...] = ()
-    if category is not None:
-        if not isinstance(category, str) or category not in active.categories:
-            raise TimelineError(
-                f"category: unknown category {category!r} (known: {', '.join(active.categories)})"
-            )
-    else:
-        if not isinstance(batch_raw, list) or not batch_raw:
-            raise TimelineError("batch: expected a non-empty list of site categories")
-        if len(batch_raw) > MAX_ITEMS:
-            raise TimelineError(f"batch: more than {MAX_ITEMS} sites")
-        for i, site in enumerate(batch_raw):
-            if not isinstance(site, str) or site not in active.categories:
-                raise TimelineError(f"batch[{i}]: unknown category {site!r}")
-            if site not in active.batch.categories:
-                raise TimelineError(
-                    f"batch[{i}]: {site!r} is not a small wireless facility; "
-                    f"{active.batch.rule} defines batches of small wireless facilities only"
-                )
-        batch = tuple(batch_raw)
-
-    state = raw.get("state", city.state if city is not None else None)
-    if state is not None:
-        if not isinstance(state, str) or not re.fullmatch(r"[A-Za-z]{2}", state):
-            raise TimelineError(f"state: {state!r} is not a two-letter state code")
-        state = state.upper()
-        if state not in available_states():
-            raise TimelineError(
-                f"state: no holiday calendar configured for {state!r} "
-                f"(configured: {', '.join(available_states())})"
-            )
-
+    category, batch = _category_or_batch(raw, active)
+    state = _state(raw.get("state", city.state if city is not None else None))
     local = _date_list(raw, "local_holidays")
     adopted = _date_list(raw, "adopted_holidays")
-
-    events_raw = raw.get("events", [])
-    if not isinstance(events_raw, list):
-        raise TimelineError("events: expected a list of events")
-    if len(events_raw) > MAX_EVENTS:
-        raise TimelineError(f"events: more than {MAX_EVENTS:,} events")
-    events = tuple(_event(e, i) for i, e in enumerate(events_raw))
-    for kind in ("submitted", "pre_application"):
-        dates = [e.date.isoformat() for e in events if e.type == kind]
-        if len(dates) > 1:
-            raise TimelineError(
-                f"events: more than one '{kind}' event ({', '.join(sorted(dates))})"
-            )
-    submitted = next((e for e in events if e.type == "submitted"), None)
-    pre = next((e for e in events if e.type == "pre_application"), None)
-    if pre is not None and submitted is not None and pre.date > submitted.date:
-        raise TimelineError("events: the pre_application date is after the submitted date")
-
+    events = _events(raw.get("events", []))
     as_of_raw = raw.get("as_of")
     as_of = None if as_of_raw is None else parse_date(as_of_raw, "as_of")
     if as_of is not None:
@@ -280,6 +228,87 @@ def parse_timeline(
         pack=pack,
         calendar=calendar,
     )
+
+
+def _frozen_pack(pack_key: Any, frozen: RulePack | None) -> RulePack | None:
+    """The running clock's frozen pack if the input names it; else None (the current data
+    files), once the input's pack is known to exist."""
+    if frozen is not None and pack_key == frozen.key:
+        return frozen
+    if not isinstance(pack_key, str) or pack_key not in RULE_PACKS:
+        raise TimelineError(
+            f"rule_pack: unknown rule pack {pack_key!r} (known: {', '.join(sorted(RULE_PACKS))})"
+        )
+    return None
+
+
+def _category_or_batch(raw: dict[str, Any], pack: RulePack) -> tuple[str | None, tuple[str, ...]]:
+    """The application's category, or its batch of small wireless sites: exactly one."""
+    category = raw.get("category")
+    batch_raw = raw.get("batch")
+    if category is not None and batch_raw is not None:
+        raise TimelineError("category, batch: give one of them, not both")
+    if category is None and batch_raw is None:
+        raise TimelineError("category: missing (give 'category' or 'batch')")
+    if category is not None:
+        if not isinstance(category, str) or category not in pack.categories:
+            raise TimelineError(
+                f"category: unknown category {category!r} (known: {', '.join(pack.categories)})"
+            )
+        return category, ()
+    return None, _batch(batch_raw, pack)
+
+
+def _batch(batch_raw: Any, pack: RulePack) -> tuple[str, ...]:
+    if not isinstance(batch_raw, list) or not batch_raw:
+        raise TimelineError("batch: expected a non-empty list of site categories")
+    if len(batch_raw) > MAX_ITEMS:
+        raise TimelineError(f"batch: more than {MAX_ITEMS} sites")
+    for i, site in enumerate(batch_raw):
+        if not isinstance(site, str) or site not in pack.categories:
+            raise TimelineError(f"batch[{i}]: unknown category {site!r}")
+        if site not in pack.batch.categories:
+            raise TimelineError(
+                f"batch[{i}]: {site!r} is not a small wireless facility; "
+                f"{pack.batch.rule} defines batches of small wireless facilities only"
+            )
+    return tuple(batch_raw)
+
+
+def _state(state: Any) -> str | None:
+    """The two-letter state code, upper-cased, of a state with a holiday calendar."""
+    if state is None:
+        return None
+    if not isinstance(state, str) or not re.fullmatch(r"[A-Za-z]{2}", state):
+        raise TimelineError(f"state: {state!r} is not a two-letter state code")
+    state = state.upper()
+    if state not in available_states():
+        raise TimelineError(
+            f"state: no holiday calendar configured for {state!r} "
+            f"(configured: {', '.join(available_states())})"
+        )
+    return state
+
+
+def _events(events_raw: Any) -> tuple[Event, ...]:
+    """The events, each checked, with at most one submission and one pre-application
+    period, the latter not after the former."""
+    if not isinstance(events_raw, list):
+        raise TimelineError("events: expected a list of events")
+    if len(events_raw) > MAX_EVENTS:
+        raise TimelineError(f"events: more than {MAX_EVENTS:,} events")
+    events = tuple(_event(e, i) for i, e in enumerate(events_raw))
+    for kind in ("submitted", "pre_application"):
+        dates = [e.date.isoformat() for e in events if e.type == kind]
+        if len(dates) > 1:
+            raise TimelineError(
+                f"events: more than one '{kind}' event ({', '.join(sorted(dates))})"
+            )
+    submitted = next((e for e in events if e.type == "submitted"), None)
+    pre = next((e for e in events if e.type == "pre_application"), None)
+    if pre is not None and submitted is not None and pre.date > submitted.date:
+        raise TimelineError("events: the pre_application date is after the submitted date")
+    return events
 
 
 def _date_list(raw: dict[str, Any], key: str) -> tuple[date, ...]:

@@ -13,7 +13,8 @@ from models.shot_clock import (
     NoticeRequest,
 )
 from rules.kernel.jurisdictions import FEDERAL_PACK
-from rules.shot_clock.engine import compute_json, expiry_remedy
+from rules.shot_clock.engine import compute_json
+from rules.shot_clock.outcomes import expiry_remedy
 from rules.shot_clock.packs import rule_pack
 
 PLANNER = "planner@cotati.example"

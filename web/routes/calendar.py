@@ -11,7 +11,7 @@ from sqlalchemy import or_, select
 from models.conditions import RESOLVED_STATUSES
 from models.schema import Application, ConditionRow, Project
 from rules.access import CLOCK_STAFF, require
-from rules.shot_clock.engine import TERMINAL_STATUSES
+from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
 from web.deadlines import permit_calendar_events

@@ -258,7 +258,7 @@ def test_same_clock_same_keys() -> None:
 
 
 def test_alerts_follow_the_conservative_date() -> None:
-    # Reset with an incomplete resubmission (see test_golden): literal Jun 9, the
+    # Reset with an incomplete resubmission (see test_golden_tolling): literal Jun 9, the
     # first-resubmission reading Jun 4. Reminders and escalation use Jun 4.
     result = compute_json(
         {
