@@ -29,9 +29,9 @@ from activities.closures import ClosureActivities
 from activities.mail import SmtpTransport, Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
-from activities.permit_records import PermitClockRecords
-from activities.projects import ProjectRecords
-from activities.records import ClockRecords
+from activities.permit_clock_records import PermitClockRecords
+from activities.project_records import ProjectRecords
+from activities.shot_clock_records import ShotClockRecords
 from models.database import make_engine
 from notices.render import NoticeRenderer
 from operations import payload_visits
@@ -168,7 +168,7 @@ def build_worker(
     if warm_templates:
         renderer.warm()
     engine = make_engine(settings.database_url)
-    records = ClockRecords(engine)
+    records = ShotClockRecords(engine)
     projects = ProjectRecords(engine)
     permits = PermitClockRecords(engine)
     closures = ClosureActivities(client)

@@ -1,7 +1,8 @@
 """The read-model writes both kinds of clock share: a clock's row upserted by its id, and
 its events inserted once by (clock id, event id). The shot clock (applications,
 clock_events) and the permit clock (permit_clocks, permit_clock_events) each say only
-which tables and which columns (activities/records.py, activities/permit_records.py).
+which tables and which columns (activities/shot_clock_records.py and
+activities/permit_clock_records.py).
 
 Every write is keyed by a stable id, so a retried activity writes no second row.
 """

@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlalchemy import Engine, insert
 
-from activities.projects import condition_row, progress_columns
-from activities.records import clock_columns
+from activities.project_records import condition_row, progress_columns
+from activities.shot_clock_records import clock_columns
 from bench.common import CATEGORIES
 from models.conditions import (
     CLEARED,

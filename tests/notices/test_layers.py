@@ -1,7 +1,7 @@
 """The notices room sits between the faces and the rules: it imports nothing from the
 layers above it (activities, workflows, actions, web, reports, cli, stack), and nothing
 above it reaches into activities for a label (reports importing activities.rendering while
-activities.projects imported reports.common was an import running back up)."""
+activities.project_records imported reports.common was an import running back up)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import Engine, text
 
-from activities.projects import append_audit
+from activities.project_records import append_audit
 from models.conditions import AuditEvent
 from models.database import alembic_config, make_engine, session_factory, upgrade_schema
 from models.schema import Project

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from activities.records import clock_columns
+from activities.shot_clock_records import clock_columns
 from models.database import make_engine
 from models.schema import Application
 from web.inbox import HORIZON_DAYS, INBOX_CAP, notice_windows

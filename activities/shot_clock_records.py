@@ -47,7 +47,7 @@ def clock_columns(clock: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class ClockRecords:
+class ShotClockRecords:
     def __init__(self, engine: Engine) -> None:
         self._rows = ClockRows(engine, TABLES)
 

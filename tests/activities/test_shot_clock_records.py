@@ -10,7 +10,7 @@ from sqlalchemy import Engine, func, select, text
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.records import ClockRecords
+from activities.shot_clock_records import ShotClockRecords
 from models.database import make_engine, session_factory
 from models.schema import Application, ClockEventRow
 from models.shot_clock import ApplicationRecord, ClockEvent, EventRecord, NoticeItem
@@ -48,7 +48,7 @@ def test_make_engine_creates_the_folder_and_uses_wal(tmp_path: Path) -> None:
 
 
 def test_record_application_twice_updates_one_row(engine: Engine) -> None:
-    records = ClockRecords(engine)
+    records = ShotClockRecords(engine)
     env = ActivityEnvironment()
     app = make_application()
     first_clock = make_clock("macro_collocation", [SUBMITTED])
@@ -93,7 +93,7 @@ def test_record_batch_application_takes_category_from_clock(engine: Engine) -> N
     app = make_application("APP-B", category=None, batch=batch)
     clock = make_clock(None, [SUBMITTED], batch=batch)
     ActivityEnvironment().run(
-        ClockRecords(engine).record_application,
+        ShotClockRecords(engine).record_application,
         ApplicationRecord(application=app, clock=clock, workflow_id="shot-clock-APP-B"),
     )
     with session_factory(engine)() as session:
@@ -104,7 +104,7 @@ def test_record_batch_application_takes_category_from_clock(engine: Engine) -> N
 
 
 def test_record_event_twice_writes_one_row(engine: Engine) -> None:
-    records = ClockRecords(engine)
+    records = ShotClockRecords(engine)
     env = ActivityEnvironment()
     event = ClockEvent(
         type="incomplete_notice",
@@ -151,7 +151,7 @@ def test_record_event_without_id_is_rejected(engine: Engine) -> None:
     event = ClockEvent(type="submitted", date="2026-01-05")
     with pytest.raises(ApplicationError, match="no event_id") as info:
         ActivityEnvironment().run(
-            ClockRecords(engine).record_event, EventRecord(application_id="APP-1", event=event)
+            ShotClockRecords(engine).record_event, EventRecord(application_id="APP-1", event=event)
         )
     assert info.value.non_retryable
     assert count(engine, ClockEventRow) == 0
@@ -160,7 +160,7 @@ def test_record_event_without_id_is_rejected(engine: Engine) -> None:
 def test_record_permit_event_twice_writes_one_row_and_refuses_one_without_id(
     engine: Engine,
 ) -> None:
-    from activities.permit_records import PermitClockRecords
+    from activities.permit_clock_records import PermitClockRecords
     from models.permit_clock import PermitClockRecord, PermitEvent, PermitEventRecord
     from models.schema import PermitEventRow
     from tests.workflows.permit_helpers import permit_info
@@ -192,7 +192,7 @@ def test_record_permit_event_twice_writes_one_row_and_refuses_one_without_id(
 def test_opening_record_writes_the_clock_and_its_events_once(engine: Engine) -> None:
     """A clock's opening records the application and its events in one activity: a retry
     writes no second row, and an event without an id refuses the whole record."""
-    records = ClockRecords(engine)
+    records = ShotClockRecords(engine)
     env = ActivityEnvironment()
     events = [
         ClockEvent(type="submitted", date="2026-01-05", event_id="0001"),
@@ -235,7 +235,7 @@ def test_opening_record_writes_the_clock_and_its_events_once(engine: Engine) -> 
 
 
 def test_permit_opening_record_writes_the_clock_and_its_events_once(engine: Engine) -> None:
-    from activities.permit_records import PermitClockRecords
+    from activities.permit_clock_records import PermitClockRecords
     from models.permit_clock import PermitClockRecord, PermitEvent
     from models.schema import PermitClockRow, PermitEventRow
     from tests.workflows.permit_helpers import permit_info
