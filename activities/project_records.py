@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, Table, select, update
 from sqlalchemy.orm import Session
 from temporalio import activity
 
@@ -71,10 +71,10 @@ class ProjectRecords:
                 session.execute(stmt)
             # Progress is judged on every condition as it now stands in the table (only the
             # changed ones travelled), so the inboxes can rank projects without loading them.
-            rows = session.scalars(
+            stored = session.scalars(
                 select(ConditionRow).where(ConditionRow.project_id == info.project_id)
             ).all()
-            states = [condition_state(r) for r in rows]
+            states = [condition_state(r) for r in stored]
             session.execute(
                 update(Project)
                 .where(Project.project_id == info.project_id)
@@ -96,7 +96,8 @@ def append_audit(session: Session, project_id: str, events: Sequence[AuditEvent]
     Called after the project row's upsert in the same transaction, which holds that row's
     lock: two writers for one project take turns, so the chain never forks (and the unique
     (project, seq) index would refuse it if they did not)."""
-    audit = AuditRow.__table__
+    # A mapped class's __table__ is typed as a FromClause; this one is a Table.
+    audit = cast(Table, AuditRow.__table__)
     ids = [a.audit_id for a in events]
     stored = set(
         session.scalars(
@@ -114,7 +115,7 @@ def append_audit(session: Session, project_id: str, events: Sequence[AuditEvent]
         .order_by(audit.c.seq.desc())
         .limit(1)
     ).first()
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "project_id": project_id,
             "audit_id": a.audit_id,
