@@ -19,8 +19,10 @@ from typing import Any
 
 from rules.kernel.counting import ONE_DAY, iso
 from rules.permit_clocks.calendar import PermitCalendar
+from rules.permit_clocks.extensions import extension_limit
 from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
-from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
+from rules.permit_clocks.passes import Issue, Pass
+from rules.permit_clocks.readings import Reading, StartCandidate
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
 
 _ROLL_TEXT = {
@@ -246,7 +248,7 @@ def _result(
     ext = rule.extensions
     extensions: dict[str, Any] = {"used": literal.ext_used, "left": 0}
     if ext is not None:
-        limit = literal.extension_limit()
+        limit = extension_limit(literal)
         extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
         if ext.max_total_months is not None:
             extensions["months_left"] = ext.max_total_months - literal.ext_months
@@ -327,7 +329,7 @@ def _chain(
     warnings: list[str],
     sink: list[Issue] | None,
 ) -> dict[str, Any] | None:
-    if not all(_cond_holds(c, facts, None) for c in chain.when):
+    if not all(c.holds_for(facts, None) for c in chain.when):
         return None
     child = PERMIT_RULES[chain.rule]
     missing = [n for n, spec in child.facts.items() if spec.required and n not in facts]

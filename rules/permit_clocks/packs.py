@@ -17,7 +17,10 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.permit_clocks.request import PermitEvent
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "data" / "permit_packs"
 
@@ -58,6 +61,13 @@ class Cond:
         if self.op == "gt":
             return bool(value > self.value)
         return bool(value >= self.value)
+
+    def holds_for(self, facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
+        """Whether the condition holds on a clock's facts or on the event in hand (a
+        `field` condition never holds without an event, e.g. a chain's `when`)."""
+        if self.source == "fact":
+            return self.holds(facts.get(self.name))
+        return event is not None and self.holds(getattr(event, self.name, None))
 
     def describe(self) -> str:
         words = {"eq": "=", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
