@@ -36,7 +36,7 @@ def extension(p: Pass, event: PermitEvent) -> None:
     ext = p.rule.extensions
     assert ext is not None
     if p.state in ("met", "met_late", "answered"):
-        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")  # type: ignore[union-attr]
+        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")
         return
     due = p.effective_due()
     if event.type == ext.deny:
@@ -48,7 +48,7 @@ def extension(p: Pass, event: PermitEvent) -> None:
     if p.state == "lapsed":
         p.refuse(
             event,
-            f"an extension after expiry: the deadline {iso(due)} already passed "  # type: ignore[arg-type]
+            f"an extension after expiry: the deadline {iso(due)} already passed "
             f"({p.rule.consequence.default})",
         )
         return

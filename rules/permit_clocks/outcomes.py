@@ -38,7 +38,7 @@ def meet(p: Pass, event: PermitEvent) -> None:
     rule = p.rule
     effect = rule.met_by[event.type]
     if p.state in ("met", "met_late"):
-        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")  # type: ignore[union-attr]
+        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")
         return
     if p.terminated is not None:
         p.refuse(event, f"the clock already ended: {p.terminated[0]}")
@@ -48,7 +48,7 @@ def meet(p: Pass, event: PermitEvent) -> None:
     if p.state == "answered":
         p.refuse(
             event,
-            f"a notice was already given on {iso(p.met_date)}; "  # type: ignore[union-attr]
+            f"a notice was already given on {iso(p.met_date)}; "
             f"waiting for {' or '.join(rule.start.restart) or 'the next event'}",
         )
         return
@@ -58,7 +58,7 @@ def meet(p: Pass, event: PermitEvent) -> None:
             p.warn(
                 event,
                 f"{event.type} {iso(event.date)} came after the deadline "
-                f"{iso(due)}: {rule.consequence.default} already took effect",  # type: ignore[union-attr]
+                f"{iso(due)}: {rule.consequence.default} already took effect",
             )
             p.line(
                 event.date,
@@ -85,8 +85,7 @@ def meet(p: Pass, event: PermitEvent) -> None:
         p.line(
             event.date,
             event.type,
-            f"met on time (due {iso(due)}); the clock "  # type: ignore[union-attr]
-            f"waits for {' or '.join(rule.start.restart)}",
+            f"met on time (due {iso(due)}); the clock waits for {' or '.join(rule.start.restart)}",
             None,
             rule.citation,
         )
@@ -97,7 +96,7 @@ def meet(p: Pass, event: PermitEvent) -> None:
         event.date,
         event.type,
         f"met on time (due {iso(due)})",
-        None,  # type: ignore[union-attr]
+        None,
         rule.citation,
     )
 

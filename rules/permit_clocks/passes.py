@@ -199,7 +199,7 @@ class Pass:
         restarts = self.rule.start.restart
         self.refuse(
             event,
-            f"the clock already started on {iso(self.start_date)}"  # type: ignore[arg-type]
+            f"the clock already started on {iso(self.start_date)}"
             + (f"; record {restarts[0]} for a new submission" if restarts else ""),
         )
 

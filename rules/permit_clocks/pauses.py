@@ -80,7 +80,7 @@ def resume_at(p: Pass, when: date, what: str) -> None:
         f"{what}: {plural(days, 'days')} paused do not count; due {iso(p.due)}",
         days,
         spec.citation,
-    )  # type: ignore[union-attr]
+    )
 
 
 def finish_pause(p: Pass) -> None:

@@ -126,7 +126,7 @@ def open_phase(p: Pass, anchor: date, event: PermitEvent | None, what: str, why:
     p.line(
         anchor,
         what,
-        f"{why + ': ' if why else ''}starts {plural(amount, unit)}{how}{extra}: due {iso(p.due)}",  # type: ignore[union-attr]
+        f"{why + ': ' if why else ''}starts {plural(amount, unit)}{how}{extra}: due {iso(p.due)}",
         amount,
         p.rule.citation,
     )

@@ -71,7 +71,7 @@ def check_items(p: Pass, event: PermitEvent) -> None:
 def restart(p: Pass, event: PermitEvent) -> None:
     rule = p.rule
     if p.state in ("met", "met_late"):
-        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")  # type: ignore[union-attr]
+        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")
         return
     if p.state == "lapsed":
         p.refuse(
