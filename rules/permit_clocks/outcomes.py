@@ -1,6 +1,6 @@
 """How a phase of a permit clock comes out: met on time or late, answered (a notice
 that waits for the applicant's next step), lapsed once its deadline passed, or ended
-at once by a terminating event (a denial, a project below a threshold has no effect)."""
+at once by a terminating event whose threshold is met (below it, no effect)."""
 
 from __future__ import annotations
 
