@@ -19,8 +19,10 @@ from typing import Any
 
 from rules.kernel.counting import ONE_DAY, iso
 from rules.permit_clocks.calendar import PermitCalendar
+from rules.permit_clocks.extensions import extension_limit
 from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
-from rules.permit_clocks.passes import Issue, Pass, Reading, StartCandidate, _cond_holds
+from rules.permit_clocks.passes import Issue, Pass
+from rules.permit_clocks.readings import Reading, StartCandidate
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
 
 _ROLL_TEXT = {
@@ -190,29 +192,7 @@ def _result(
 ) -> dict[str, Any]:
     own = _order(events, rule)
     by_label = {s.label: s for s in starts} if starts else {}
-    readings = _readings(rule, own, starts)
-    passes = [
-        _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
-        for r in readings
-        if r.roll != "conservative"
-    ]
-    if len(passes) < len(readings) and calendar.closures:
-        # Dates only move earlier with an earlier start or fewer closed days, so the
-        # conservative calendar is combined with the earliest chained start only.
-        dated = [c for c in starts if c.date is not None]
-        first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
-        twins = {(p.reading.ext_base, p.reading.start): p for p in passes}
-        # Without a closure where its twin looked, a conservative pass changes nothing.
-        extra = [
-            _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
-            for r in readings
-            if r.roll == "conservative"
-            and r.start in (first, "literal")
-            and _closure_matters(calendar, twins[r.ext_base, r.start])
-        ]
-        if extra:
-            passes += extra
-            passes.sort(key=lambda p: p.reading.switches)
+    passes = _passes(rule, facts, own, calendar, as_of, chained, starts, by_label)
     literal = passes[0]
     if sink is not None:
         sink.extend(literal.issues)
@@ -222,62 +202,16 @@ def _result(
             earliest = p
 
     consequence, consequence_citation = literal.consequence()
-    alternatives: list[dict[str, Any]] = []
-    seen = {(literal.final, literal.final_status, consequence)}
-    for p in passes[1:]:
-        alt_consequence, alt_citation = p.consequence()
-        key = (p.final, p.final_status, alt_consequence)
-        if key in seen:
-            continue
-        seen.add(key)
-        alternatives.append(
-            {
-                "reading": p.reading_label,
-                "explanation": _describe(p.reading, rule, by_label),
-                "due_date": (iso(p.final) if p.final else None),
-                "status": p.final_status,
-                "days_remaining": p.days_remaining(),
-                "consequence": alt_consequence,
-                "consequence_citation": alt_citation,
-            }
-        )
-
-    warnings = [i.message for i in literal.issues]
-    ext = rule.extensions
-    extensions: dict[str, Any] = {"used": literal.ext_used, "left": 0}
-    if ext is not None:
-        limit = literal.extension_limit()
-        extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
-        if ext.max_total_months is not None:
-            extensions["months_left"] = ext.max_total_months - literal.ext_months
-        extensions["pending_request"] = (
-            iso(literal.pending_request) if literal.pending_request else None
-        )
-        can_ask = literal.final_status == "running" and extensions["left"] != 0
-        extensions["request_by"] = (
-            (iso(earliest.final) if earliest.final else None) if can_ask else None
-        )
-        extensions["how"] = ext.help
+    alternatives = _alternatives(rule, passes, consequence, by_label)
+    extensions = _extensions(rule, literal, earliest)
     provisional_notes = list(dict.fromkeys(literal.provisional_notes))
     if rule.provisional:
         provisional_notes.insert(0, f"{rule.id}: {rule.provisional_note or 'provisional rule'}")
+    warnings = [i.message for i in literal.issues]
     for note in provisional_notes:
         warnings.append(f"provisional: {note}")
-    versions = rule.consequence.versions
+    warnings += _version_warnings(rule, literal, consequence_citation, rule_version)
     due = literal.final
-    if versions and literal.start_date is not None and due is not None:
-        for version in versions:
-            edge = version.due_from
-            if edge is not None and literal.start_date < edge <= due:
-                warnings.append(
-                    f"the clock started before {iso(edge)} and ends after it: which "
-                    f"version of {rule.citation} governs is a question for counsel "
-                    f"(computed under: {consequence_citation})"
-                )
-    if rule_version is not None and rule_version != rule.rule_version:
-        warnings.append(
-            f"the clock was opened under {rule_version}; computed with {rule.rule_version}"
-        )
 
     out: dict[str, Any] = {
         "rule": rule.id,
@@ -316,6 +250,119 @@ def _result(
     return out
 
 
+def _passes(
+    rule: Rule,
+    facts: Mapping[str, Any],
+    own: list[PermitEvent],
+    calendar: PermitCalendar,
+    as_of: date | None,
+    chained: bool,
+    starts: Sequence[StartCandidate],
+    by_label: Mapping[str, StartCandidate],
+) -> list[Pass]:
+    """One pass per reading, the literal one first; a conservative reading runs only
+    where a one-off closure can change what its literal twin did."""
+    readings = _readings(rule, own, starts)
+    passes = [
+        _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+        for r in readings
+        if r.roll != "conservative"
+    ]
+    if len(passes) < len(readings) and calendar.closures:
+        # Dates only move earlier with an earlier start or fewer closed days, so the
+        # conservative calendar is combined with the earliest chained start only.
+        dated = [c for c in starts if c.date is not None]
+        first = min(dated, key=lambda c: c.date).label if dated else "literal"  # type: ignore[arg-type,return-value]
+        twins = {(p.reading.ext_base, p.reading.start): p for p in passes}
+        # Without a closure where its twin looked, a conservative pass changes nothing.
+        extra = [
+            _run(rule, facts, own, calendar, as_of, r, chained, by_label.get(r.start))
+            for r in readings
+            if r.roll == "conservative"
+            and r.start in (first, "literal")
+            and _closure_matters(calendar, twins[r.ext_base, r.start])
+        ]
+        if extra:
+            passes += extra
+            passes.sort(key=lambda p: p.reading.switches)
+    return passes
+
+
+def _alternatives(
+    rule: Rule,
+    passes: Sequence[Pass],
+    consequence: str | None,
+    by_label: Mapping[str, StartCandidate],
+) -> list[dict[str, Any]]:
+    """The readings whose date, status or consequence differs from the literal one's
+    (and from every reading listed before them)."""
+    literal = passes[0]
+    alternatives: list[dict[str, Any]] = []
+    seen = {(literal.final, literal.final_status, consequence)}
+    for p in passes[1:]:
+        alt_consequence, alt_citation = p.consequence()
+        key = (p.final, p.final_status, alt_consequence)
+        if key in seen:
+            continue
+        seen.add(key)
+        alternatives.append(
+            {
+                "reading": p.reading_label,
+                "explanation": _describe(p.reading, rule, by_label),
+                "due_date": (iso(p.final) if p.final else None),
+                "status": p.final_status,
+                "days_remaining": p.days_remaining(),
+                "consequence": alt_consequence,
+                "consequence_citation": alt_citation,
+            }
+        )
+    return alternatives
+
+
+def _extensions(rule: Rule, literal: Pass, earliest: Pass) -> dict[str, Any]:
+    """Extensions used and left, a pending request, and by when to ask for one."""
+    ext = rule.extensions
+    extensions: dict[str, Any] = {"used": literal.ext_used, "left": 0}
+    if ext is not None:
+        limit = extension_limit(literal)
+        extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
+        if ext.max_total_months is not None:
+            extensions["months_left"] = ext.max_total_months - literal.ext_months
+        extensions["pending_request"] = (
+            iso(literal.pending_request) if literal.pending_request else None
+        )
+        can_ask = literal.final_status == "running" and extensions["left"] != 0
+        extensions["request_by"] = (
+            (iso(earliest.final) if earliest.final else None) if can_ask else None
+        )
+        extensions["how"] = ext.help
+    return extensions
+
+
+def _version_warnings(
+    rule: Rule, literal: Pass, consequence_citation: str, rule_version: str | None
+) -> list[str]:
+    """A clock that spans a change of the law's version, or a rule record newer than
+    the one the clock was opened under."""
+    warnings = []
+    versions = rule.consequence.versions
+    due = literal.final
+    if versions and literal.start_date is not None and due is not None:
+        for version in versions:
+            edge = version.due_from
+            if edge is not None and literal.start_date < edge <= due:
+                warnings.append(
+                    f"the clock started before {iso(edge)} and ends after it: which "
+                    f"version of {rule.citation} governs is a question for counsel "
+                    f"(computed under: {consequence_citation})"
+                )
+    if rule_version is not None and rule_version != rule.rule_version:
+        warnings.append(
+            f"the clock was opened under {rule_version}; computed with {rule.rule_version}"
+        )
+    return warnings
+
+
 def _chain(
     rule: Rule,
     chain: Chain,
@@ -327,7 +374,7 @@ def _chain(
     warnings: list[str],
     sink: list[Issue] | None,
 ) -> dict[str, Any] | None:
-    if not all(_cond_holds(c, facts, None) for c in chain.when):
+    if not all(c.holds_for(facts, None) for c in chain.when):
         return None
     child = PERMIT_RULES[chain.rule]
     missing = [n for n, spec in child.facts.items() if spec.required and n not in facts]

@@ -17,7 +17,10 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.permit_clocks.request import PermitEvent
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "data" / "permit_packs"
 
@@ -58,6 +61,13 @@ class Cond:
         if self.op == "gt":
             return bool(value > self.value)
         return bool(value >= self.value)
+
+    def holds_for(self, facts: Mapping[str, Any], event: PermitEvent | None) -> bool:
+        """Whether the condition holds on a clock's facts or on the event in hand (a
+        `field` condition never holds without an event, e.g. a chain's `when`)."""
+        if self.source == "fact":
+            return self.holds(facts.get(self.name))
+        return event is not None and self.holds(getattr(event, self.name, None))
 
     def describe(self) -> str:
         words = {"eq": "=", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
@@ -517,6 +527,73 @@ _RULE_FIELDS = {
 }
 
 
+def _items_rule(it: Any, at: str) -> ItemsRule:
+    if not isinstance(it, dict):
+        raise PackError(f"{at}: expected an object")
+    _known(it, {"event", "no_new_items", "needs_rule", "citation"}, at)
+    return ItemsRule(
+        event=_need(it, "event", str, at),
+        no_new_items=bool(it.get("no_new_items", False)),
+        needs_rule=bool(it.get("needs_rule", False)),
+        citation=_need(it, "citation", str, at),
+    )
+
+
+def _pauses(p: Any, at: str) -> Pauses:
+    if not isinstance(p, dict):
+        raise PackError(f"{at}: expected an object")
+    _known(p, {"pause", "resume", "reasons", "max_months", "citation"}, at)
+    return Pauses(
+        pause=_need(p, "pause", str, at),
+        resume=_need(p, "resume", str, at),
+        reasons=_names(p, "reasons", at),
+        max_months=_positive(p, "max_months", at),
+        citation=_need(p, "citation", str, at),
+    )
+
+
+def _hard_stop(h: Any, at: str) -> HardStop:
+    if not isinstance(h, dict):
+        raise PackError(f"{at}: expected an object")
+    _known(h, {"months", "months_fact", "citation"}, at)
+    return HardStop(
+        _positive(h, "months", at),
+        _opt(h, "months_fact", str, at),
+        _need(h, "citation", str, at),
+    )
+
+
+def _terminator(t: Any, at: str) -> Terminator:
+    if not isinstance(t, dict):
+        raise PackError(f"{at}: expected an object")
+    _known(t, {"event", "any_of", "consequence", "citation"}, at)
+    return Terminator(
+        event=_need(t, "event", str, at),
+        any_of=_conds(t.get("any_of"), f"{at}.any_of"),
+        consequence=_need(t, "consequence", str, at),
+        citation=_need(t, "citation", str, at),
+    )
+
+
+def _chain(c: Any, at: str) -> Chain:
+    if not isinstance(c, dict):
+        raise PackError(f"{at}: expected an object")
+    _known(c, {"rule", "when", "start", "deemed_starts", "citation"}, at)
+    start = _need(c, "start", str, at)
+    if start not in CHAIN_STARTS:
+        raise PackError(f"{at}.start: {start!r} is not one of {', '.join(CHAIN_STARTS)}")
+    deemed = _names(c, "deemed_starts", at)
+    if any(d not in DEEMED_STARTS for d in deemed):
+        raise PackError(f"{at}.deemed_starts: known: {', '.join(DEEMED_STARTS)}")
+    return Chain(
+        rule=_need(c, "rule", str, at),
+        when=_conds(c.get("when"), f"{at}.when"),
+        start=start,
+        deemed_starts=deemed,
+        citation=c.get("citation", ""),
+    )
+
+
 def _rule(raw: Any, pack: str, version: str, where: str) -> Rule:
     if not isinstance(raw, dict):
         raise PackError(f"{where}: a rule is an object")
@@ -529,80 +606,16 @@ def _rule(raw: Any, pack: str, version: str, where: str) -> Rule:
     met_by = raw.get("met_by", {})
     if not isinstance(met_by, dict) or any(v not in MET_EFFECTS for v in met_by.values()):
         raise PackError(f"{where}.met_by: maps event -> one of {', '.join(MET_EFFECTS)}")
-    items = None
-    if raw.get("items") is not None:
-        it = raw["items"]
-        at = f"{where}.items"
-        if not isinstance(it, dict):
-            raise PackError(f"{at}: expected an object")
-        _known(it, {"event", "no_new_items", "needs_rule", "citation"}, at)
-        items = ItemsRule(
-            event=_need(it, "event", str, at),
-            no_new_items=bool(it.get("no_new_items", False)),
-            needs_rule=bool(it.get("needs_rule", False)),
-            citation=_need(it, "citation", str, at),
-        )
-    pauses = None
-    if raw.get("pauses") is not None:
-        p = raw["pauses"]
-        at = f"{where}.pauses"
-        if not isinstance(p, dict):
-            raise PackError(f"{at}: expected an object")
-        _known(p, {"pause", "resume", "reasons", "max_months", "citation"}, at)
-        pauses = Pauses(
-            pause=_need(p, "pause", str, at),
-            resume=_need(p, "resume", str, at),
-            reasons=_names(p, "reasons", at),
-            max_months=_positive(p, "max_months", at),
-            citation=_need(p, "citation", str, at),
-        )
-    hard_stop = None
-    if raw.get("hard_stop") is not None:
-        h = raw["hard_stop"]
-        at = f"{where}.hard_stop"
-        if not isinstance(h, dict):
-            raise PackError(f"{at}: expected an object")
-        _known(h, {"months", "months_fact", "citation"}, at)
-        hard_stop = HardStop(
-            _positive(h, "months", at),
-            _opt(h, "months_fact", str, at),
-            _need(h, "citation", str, at),
-        )
-    terminators = []
-    for i, t in enumerate(raw.get("terminators", [])):
-        at = f"{where}.terminators[{i}]"
-        if not isinstance(t, dict):
-            raise PackError(f"{at}: expected an object")
-        _known(t, {"event", "any_of", "consequence", "citation"}, at)
-        terminators.append(
-            Terminator(
-                event=_need(t, "event", str, at),
-                any_of=_conds(t.get("any_of"), f"{at}.any_of"),
-                consequence=_need(t, "consequence", str, at),
-                citation=_need(t, "citation", str, at),
-            )
-        )
-    chains = []
-    for i, c in enumerate(raw.get("next", [])):
-        at = f"{where}.next[{i}]"
-        if not isinstance(c, dict):
-            raise PackError(f"{at}: expected an object")
-        _known(c, {"rule", "when", "start", "deemed_starts", "citation"}, at)
-        start = _need(c, "start", str, at)
-        if start not in CHAIN_STARTS:
-            raise PackError(f"{at}.start: {start!r} is not one of {', '.join(CHAIN_STARTS)}")
-        deemed = _names(c, "deemed_starts", at)
-        if any(d not in DEEMED_STARTS for d in deemed):
-            raise PackError(f"{at}.deemed_starts: known: {', '.join(DEEMED_STARTS)}")
-        chains.append(
-            Chain(
-                rule=_need(c, "rule", str, at),
-                when=_conds(c.get("when"), f"{at}.when"),
-                start=start,
-                deemed_starts=deemed,
-                citation=c.get("citation", ""),
-            )
-        )
+    items = None if raw.get("items") is None else _items_rule(raw["items"], f"{where}.items")
+    pauses = None if raw.get("pauses") is None else _pauses(raw["pauses"], f"{where}.pauses")
+    hard_stop = (
+        None if raw.get("hard_stop") is None else _hard_stop(raw["hard_stop"], f"{where}.hard_stop")
+    )
+    terminators = [
+        _terminator(t, f"{where}.terminators[{i}]")
+        for i, t in enumerate(raw.get("terminators", []))
+    ]
+    chains = [_chain(c, f"{where}.next[{i}]") for i, c in enumerate(raw.get("next", []))]
     readings = _names(raw, "readings", where)
     if any(r not in EXTRA_READINGS for r in readings):
         raise PackError(f"{where}.readings: known: {', '.join(EXTRA_READINGS)}")
@@ -692,6 +705,12 @@ def _pack(raw: Any, source: str) -> Pack:
 
 
 def _check_links(packs: Mapping[str, Pack], rules: Mapping[str, Rule]) -> None:
+    _check_rule_links(rules)
+    _check_fact_defaults(packs, rules)
+
+
+def _check_rule_links(rules: Mapping[str, Rule]) -> None:
+    """Every chained rule exists; every fact a rule uses is declared."""
     for rule in rules.values():
         for chain in rule.next:
             if chain.rule not in rules:
@@ -699,6 +718,10 @@ def _check_links(packs: Mapping[str, Pack], rules: Mapping[str, Rule]) -> None:
         for fact in (rule.period.plus_fact, rule.consequence.requires_fact):
             if fact is not None and fact not in rule.facts:
                 raise PackError(f"{rule.pack}: {rule.id} uses undeclared fact {fact!r}")
+
+
+def _check_fact_defaults(packs: Mapping[str, Pack], rules: Mapping[str, Rule]) -> None:
+    """A pack's fact defaults name known rules and their declared facts."""
     for pack in packs.values():
         for rid, defaults in pack.fact_defaults.items():
             if rid not in rules:

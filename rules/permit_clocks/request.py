@@ -162,6 +162,18 @@ def _pct(raw: Mapping[str, Any], key: str, where: str) -> float | None:
 def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> PermitEvent:
     """One event, checked against the event types the rule (and its chain) take."""
     where = f"events[{index}]"
+    kind = _event_type(raw, where, known, rule)
+    when = _date(raw["date"], f"{where}.date")
+    if len(raw) == 2 and kind not in EVENT_FIELDS:
+        return PermitEvent(index, kind, when)  # type and date only: the common case
+    values: dict[str, Any] = {"index": index, "type": kind, "date": when}
+    _shared_fields(raw, kind, where, values)
+    _own_fields(raw, kind, where, values)
+    return PermitEvent(**values)
+
+
+def _event_type(raw: Any, where: str, known: frozenset[str], rule: Rule) -> str:
+    """An event's type, once its fields are ones that type takes and it has a date."""
     if not isinstance(raw, dict):
         raise PermitClockError(f"{where}: an event is a JSON object")
     kind = raw.get("type")
@@ -181,10 +193,11 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
     for key in ("note", "id"):
         if key in raw:
             _text(raw[key], f"{where}.{key}")
-    when = _date(raw["date"], f"{where}.date")
-    if len(raw) == 2 and kind not in EVENT_FIELDS:
-        return PermitEvent(index, kind, when)  # type and date only: the common case
-    values: dict[str, Any] = {"index": index, "type": kind, "date": when}
+    return kind
+
+
+def _shared_fields(raw: Mapping[str, Any], kind: str, where: str, values: dict[str, Any]) -> None:
+    """Items, outcome, CEQA document and an extension's days or months."""
     if kind == "incomplete_notice":
         values["items"] = _items(raw.get("items"), f"{where}.items")
     if raw.get("outcome") is not None:
@@ -205,6 +218,11 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
         and "months" in values
     ):
         raise PermitClockError(f"{where}: give 'days' or 'months', not both")
+
+
+def _own_fields(raw: Mapping[str, Any], kind: str, where: str, values: dict[str, Any]) -> None:
+    """The fields one event type requires: a pause's reason, a companion permit's
+    expiry, an inspection's result, a project change's percentages."""
     if kind == "paused":
         if raw.get("reason") is None:
             raise PermitClockError(f"{where}.reason: missing (why is the clock paused?)")
@@ -230,7 +248,6 @@ def parse_event(raw: Any, index: int, known: frozenset[str], rule: Rule) -> Perm
             raise PermitClockError(
                 f"{where}: a project change gives units_change_pct or area_change_pct"
             )
-    return PermitEvent(**values)
 
 
 @cache
@@ -339,61 +356,11 @@ def parse_request(raw: Any) -> PermitRequest:
             f"rule: unknown rule {rule_id!r} (known: {', '.join(sorted(PERMIT_RULES))})"
         )
     rule = PERMIT_RULES[rule_id]
-
     key = raw.get("jurisdiction")
-    adopted: dict[date, str] = {}
-    closures: dict[date, str] = {}
-    defaults: Mapping[str, Mapping[str, Any]] = {}
-    state = PERMIT_PACKS[rule.pack].state
-    if key is not None:
-        try:
-            place = permit_jurisdiction(key)
-        except ValueError as err:
-            raise PermitClockError(f"jurisdiction: {err}") from None
-        pack = PERMIT_PACKS[rule.pack]
-        if pack.kind == "local" and pack.key != place.permit_pack:
-            raise PermitClockError(
-                f"rule: {rule.id} is a rule of the {pack.key!r} pack; jurisdiction {key!r} "
-                f"uses {place.permit_pack or 'no local pack'}"
-            )
-        if pack.state is not None and place.state is not None and pack.state != place.state:
-            raise PermitClockError(
-                f"rule: {rule.id} is {pack.state} law; {key!r} is in {place.state}"
-            )
-        if place.permit_pack is not None:
-            defaults = PERMIT_PACKS[place.permit_pack].fact_defaults
-
-    cal_raw = raw.get("calendar")
-    if cal_raw is not None:
-        if not isinstance(cal_raw, dict):
-            raise PermitClockError("calendar: expected an object with 'adopted' and 'closures'")
-        extra = set(cal_raw) - {"adopted", "closures"}
-        if extra:
-            raise PermitClockError(f"calendar.{sorted(extra)[0]}: unknown field")
-        adopted.update(_calendar_dates(cal_raw.get("adopted", []), "calendar.adopted"))
-        closures.update(_calendar_dates(cal_raw.get("closures", []), "calendar.closures"))
-
-    snapshot = raw.get("calendar_snapshot")
-    if snapshot is not None:
-        # The layers a running clock froze when it was opened (shot-clocks.md §8.9).
-        try:
-            base = CalendarLayers.from_dict(snapshot, "calendar_snapshot")
-        except HolidayDataError as err:
-            raise PermitClockError(str(err)) from None
-    else:
-        base = base_layers(key, state)
-    calendar = permit_calendar(base, adopted, closures)
-
+    defaults = _local_fact_defaults(rule, key)
+    calendar = _request_calendar(raw, key, PERMIT_PACKS[rule.pack].state)
     facts = parse_facts(rule, raw.get("facts"), defaults)
-
-    events_raw = raw.get("events", [])
-    if not isinstance(events_raw, list):
-        raise PermitClockError("events: expected a list of events")
-    if len(events_raw) > MAX_EVENTS:
-        raise PermitClockError(f"events: more than {MAX_EVENTS} events")
-    known = events_taken(rule)
-    events = tuple(parse_event(e, i, known, rule) for i, e in enumerate(events_raw))
-
+    events = _events(raw.get("events", []), rule)
     as_of = None if raw.get("as_of") is None else _date(raw["as_of"], "as_of")
     if as_of is not None:
         for event in events:
@@ -414,3 +381,60 @@ def parse_request(raw: Any) -> PermitRequest:
         as_of=as_of,
         rule_version=version,
     )
+
+
+def _local_fact_defaults(rule: Rule, key: Any) -> Mapping[str, Mapping[str, Any]]:
+    """The jurisdiction's local pack's fact defaults, once the rule is one that
+    jurisdiction applies (its own local pack, its state's law)."""
+    if key is None:
+        return {}
+    try:
+        place = permit_jurisdiction(key)
+    except ValueError as err:
+        raise PermitClockError(f"jurisdiction: {err}") from None
+    pack = PERMIT_PACKS[rule.pack]
+    if pack.kind == "local" and pack.key != place.permit_pack:
+        raise PermitClockError(
+            f"rule: {rule.id} is a rule of the {pack.key!r} pack; jurisdiction {key!r} "
+            f"uses {place.permit_pack or 'no local pack'}"
+        )
+    if pack.state is not None and place.state is not None and pack.state != place.state:
+        raise PermitClockError(f"rule: {rule.id} is {pack.state} law; {key!r} is in {place.state}")
+    if place.permit_pack is not None:
+        return PERMIT_PACKS[place.permit_pack].fact_defaults
+    return {}
+
+
+def _request_calendar(raw: Mapping[str, Any], key: Any, state: Any) -> PermitCalendar:
+    """The request's adopted holidays and closures over the frozen snapshot's layers, or
+    over the jurisdiction's (and its state's) base layers."""
+    adopted: dict[date, str] = {}
+    closures: dict[date, str] = {}
+    cal_raw = raw.get("calendar")
+    if cal_raw is not None:
+        if not isinstance(cal_raw, dict):
+            raise PermitClockError("calendar: expected an object with 'adopted' and 'closures'")
+        extra = set(cal_raw) - {"adopted", "closures"}
+        if extra:
+            raise PermitClockError(f"calendar.{sorted(extra)[0]}: unknown field")
+        adopted.update(_calendar_dates(cal_raw.get("adopted", []), "calendar.adopted"))
+        closures.update(_calendar_dates(cal_raw.get("closures", []), "calendar.closures"))
+    snapshot = raw.get("calendar_snapshot")
+    if snapshot is not None:
+        # The layers a running clock froze when it was opened (shot-clocks.md §8.9).
+        try:
+            base = CalendarLayers.from_dict(snapshot, "calendar_snapshot")
+        except HolidayDataError as err:
+            raise PermitClockError(str(err)) from None
+    else:
+        base = base_layers(key, state)
+    return permit_calendar(base, adopted, closures)
+
+
+def _events(events_raw: Any, rule: Rule) -> tuple[PermitEvent, ...]:
+    if not isinstance(events_raw, list):
+        raise PermitClockError("events: expected a list of events")
+    if len(events_raw) > MAX_EVENTS:
+        raise PermitClockError(f"events: more than {MAX_EVENTS} events")
+    known = events_taken(rule)
+    return tuple(parse_event(e, i, known, rule) for i, e in enumerate(events_raw))
