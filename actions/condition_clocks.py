@@ -11,12 +11,17 @@ manager copied. An `until` limit or an unknown anchor is reported, not opened.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
+from sqlalchemy.orm import Session, sessionmaker
+
+from actions.condition_clock_requests import OpenConditionClocks
 from actions.errors import bad
+from actions.permit_clock_requests import OpenPermitClock
+from actions.permit_clocks import PermitClockActions
 from actions.waiting import wait_for
-from models.schema import PermitClockRow, Project
+from models.schema import Project
 from rules.access import Principal, require
 
 # (kind, unit) -> rule of the conditions pack.
@@ -106,23 +111,6 @@ def plan_condition_clocks(
     return plans, skipped
 
 
-@dataclass(frozen=True, kw_only=True)
-class OpenConditionClocks:
-    """Open the clocks a project's conditions call for (idempotent: a clock already open
-    is left as it is)."""
-
-    permission: ClassVar[str] = "permit.open"
-
-    project_id: str
-    conditions: list[Any]
-    # Anchor -> date; `approval` is the resolution's adoption date.
-    anchors: dict[str, str] = field(default_factory=dict)
-    jurisdiction: str = ""
-    applicant_name: str = ""
-    applicant_email: str = ""
-    project_manager_email: str = ""
-
-
 @dataclass
 class ConditionClocksOpened:
     opened: list[str]
@@ -131,13 +119,14 @@ class ConditionClocksOpened:
 
 
 class ConditionClockActions:
-    """Mixin of `actions.layer.Actions` (with PermitActions): the time-limit hook."""
+    """`actions.condition_clocks`: the time-limit hook, opening permit clocks
+    (`actions.permit_clocks`) for a project's conditions."""
 
-    async def open_condition_clocks(
-        self, who: Principal, request: OpenConditionClocks
-    ) -> ConditionClocksOpened:
-        from actions.permit_clocks import OpenPermitClock
+    def __init__(self, sessions: sessionmaker[Session], permit_clocks: PermitClockActions) -> None:
+        self.sessions = sessions
+        self.permit_clocks = permit_clocks
 
+    async def open(self, who: Principal, request: OpenConditionClocks) -> ConditionClocksOpened:
         require(who, request.permission)
         if not request.project_id:
             raise bad("project_id: missing")
@@ -157,10 +146,10 @@ class ConditionClockActions:
         opened: list[str] = []
         already: list[str] = []
         for plan in plans:
-            if self._permit_row(plan.clock_id) is not None:  # type: ignore[attr-defined]
+            if self.permit_clocks.row(plan.clock_id) is not None:
                 already.append(plan.clock_id)
                 continue
-            await self.open_permit_clock(  # type: ignore[attr-defined]
+            await self.permit_clocks.open(
                 who,
                 OpenPermitClock(
                     clock_id=plan.clock_id,
@@ -181,21 +170,8 @@ class ConditionClockActions:
         return ConditionClocksOpened(opened, already, skipped)
 
     def _project_row(self, project_id: str) -> Project | None:
-        with self.sessions() as session:  # type: ignore[attr-defined]
+        with self.sessions() as session:
             row = session.get(Project, project_id)
             if row is not None:
                 session.expunge(row)
             return row
-
-
-def project_clocks(session: Any, project_id: str) -> list[PermitClockRow]:
-    """The clocks of a project (its conditions' time limits), for its pages."""
-    from sqlalchemy import select
-
-    return list(
-        session.scalars(
-            select(PermitClockRow)
-            .where(PermitClockRow.project_id == project_id)
-            .order_by(PermitClockRow.condition_number, PermitClockRow.clock_id)
-        )
-    )

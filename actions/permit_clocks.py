@@ -1,9 +1,11 @@
-"""Permit clocks: open a clock, record an event, read one (PermitClockWorkflow).
+"""A permit clock's actions (`actions.permit_clocks`): open a clock, record an event, read
+one (PermitClockWorkflow, its `record_event` update and `summary` query).
 
 The same shape as every action (actions/__init__.py): a request dataclass per action
-with its permission, `require` first, validation against the pure rules core before
-anything reaches Temporal (the workflow's update validator checks again against the
-clock's own frozen state), then a wait for the read model so the next page shows it.
+(actions/permit_clock_requests.py) with its permission, `require` first, validation
+against the pure rules core before anything reaches Temporal (the workflow's update
+validator checks again against the clock's own frozen state), then a wait for the read
+model so the next page shows it.
 Refusals are ActionFailed: 400 bad input (names the field), 404 unknown clock, 409
 refused on the facts (the rules core's words). Nothing is stored on a refusal.
 """
@@ -11,16 +13,17 @@ refused on the facts (the rules core's words). Nothing is stored on a refusal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any
 
 import pendulum
 from sqlalchemy.orm import Session, sessionmaker
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
+from actions.cities import Cities
 from actions.errors import ActionFailed, bad, from_temporal
+from actions.permit_clock_requests import OpenPermitClock, RecordPermitEvent
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.closures import stored_closures
@@ -40,7 +43,6 @@ from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
-from settings import Settings
 from workflows.permit_clock_support import (
     EventRefused,
     PermitClockState,
@@ -49,41 +51,6 @@ from workflows.permit_clock_support import (
 )
 
 CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-
-
-@dataclass(frozen=True, kw_only=True)
-class OpenPermitClock:
-    """Open the clock of one permit or application on a rule of the jurisdiction
-    (empty: the deployment's default jurisdiction)."""
-
-    permission: ClassVar[str] = "permit.open"
-
-    clock_id: str
-    rule: str
-    jurisdiction: str = ""
-    events: list[dict[str, Any]] = field(default_factory=list)
-    facts: dict[str, Any] = field(default_factory=dict)
-    title: str = ""
-    site_address: str = ""
-    applicant_name: str = ""
-    applicant_email: str = ""
-    staff_email: str = ""
-    companion_id: str = ""
-    project_id: str = ""
-    condition_number: str = ""
-    project_manager_email: str = ""
-    reminder_offsets: list[int] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class RecordPermitEvent:
-    permission: ClassVar[str] = "permit.record"
-
-    clock_id: str
-    type: str
-    date: str
-    fields: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
 
 
 def _event(raw: dict[str, Any], where: str, recorded_by: str) -> PermitEvent:
@@ -181,17 +148,15 @@ def plan_open(
     return PermitClockInput(info=info, events=events)
 
 
-class PermitActions:
-    """Mixin of `actions.layer.Actions`: the permit-clock actions."""
+class PermitClockActions:
+    """`actions.permit_clocks`: every action on a permit clock."""
 
-    settings: Settings
-    gateway: Gateway
-    sessions: sessionmaker[Session]
+    def __init__(self, gateway: Gateway, sessions: sessionmaker[Session], cities: Cities) -> None:
+        self.gateway = gateway
+        self.sessions = sessions
+        self.cities = cities
 
-    def city(self, key: str = "") -> Jurisdiction:  # provided by ClockActions
-        raise NotImplementedError
-
-    def _permit_row(self, clock_id: str) -> PermitClockRow | None:
+    def row(self, clock_id: str) -> PermitClockRow | None:
         with self.sessions() as session:
             row = session.get(PermitClockRow, clock_id)
             if row is not None:
@@ -211,11 +176,9 @@ class PermitActions:
                 or 0
             )
 
-    async def open_permit_clock(
-        self, who: Principal, request: OpenPermitClock
-    ) -> PermitClockSummary:
+    async def open(self, who: Principal, request: OpenPermitClock) -> PermitClockSummary:
         require(who, request.permission)
-        city = self.city(request.jurisdiction)
+        city = self.cities.get(request.jurisdiction)
         start = plan_open(
             who,
             request,
@@ -223,7 +186,7 @@ class PermitActions:
             pendulum.now(city.time_zone).date(),
             stored_closures(self.sessions, city.key),
         )
-        if request.companion_id and self._permit_row(request.companion_id) is None:
+        if request.companion_id and self.row(request.companion_id) is None:
             raise bad(f"companion_id: there is no permit clock {request.companion_id}")
         client = await self.gateway.client()
         try:
@@ -243,11 +206,9 @@ class PermitActions:
         await wait_for(
             lambda: self._permit_events(request.clock_id) == len(start.events), timeout=10
         )
-        return await self.permit_summary(who, request.clock_id)
+        return await self.summary(who, request.clock_id)
 
-    async def record_permit_event(
-        self, who: Principal, request: RecordPermitEvent
-    ) -> PermitUpdateResult:
+    async def record_event(self, who: Principal, request: RecordPermitEvent) -> PermitUpdateResult:
         require(who, request.permission)
         event = _event(
             {"type": request.type, "date": request.date, **request.fields}, "event", who.email
@@ -256,7 +217,7 @@ class PermitActions:
         handle = await self.gateway.handle(permit_workflow_id(request.clock_id))
         try:
             result: PermitUpdateResult = await handle.execute_update(
-                "record_event",
+                "record_event",  # PermitClockWorkflow's update
                 PermitEventInput(
                     event.type, event.date, event.fields, recorded_by=who.email, note=request.note
                 ),
@@ -271,7 +232,7 @@ class PermitActions:
         await wait_for(
             lambda: (
                 self._permit_events(request.clock_id) > before
-                and getattr(self._permit_row(request.clock_id), "due_date", None) == due
+                and getattr(self.row(request.clock_id), "due_date", None) == due
             ),
             timeout=10,
         )
@@ -283,7 +244,7 @@ class PermitActions:
         """Why an event cannot go on a clock whose workflow has finished (an expired
         permit, a met deadline): the rules' own refusal when they give one."""
         try:
-            summary = await self.permit_summary(who, clock_id)
+            summary = await self.summary(who, clock_id)
         except ActionFailed:
             return ActionFailed(f"{clock_id}: there is no permit clock with this number", 404)
         state = PermitClockState(
@@ -301,7 +262,7 @@ class PermitActions:
             "recorded on it; nothing was recorded"
         )
 
-    async def permit_summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
+    async def summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
         require(who, "read")
         summary: PermitClockSummary = await self.gateway.query(
             permit_workflow_id(clock_id),

@@ -1,32 +1,36 @@
-"""Conditions of approval and projects: import a resolution, act on a condition (submit,
-review, resolve, trigger, correct), plan dates, sign off a milestone, send the digest,
-and read a project's state from its workflow."""
+"""A project's actions (`actions.projects`): import a resolution (a new project, or more
+conditions for an existing one), plan dates, sign off a milestone, send the digest, and
+read a project's state from its ProjectWorkflow's queries. Each request (actions/
+project_requests.py) names the workflow update that records it; `send_update` sends it
+(a condition's actions, actions/conditions.py, send theirs the same way)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
+from actions.cities import Cities
 from actions.errors import ActionFailed, bad, from_temporal
-from actions.requests import (
+from actions.project_requests import (
     ImportProject,
     PlanDates,
     ProjectRequest,
-    ResolveCondition,
+    SendDigest,
     SignOffMilestone,
-    SubmitEvidence,
+    project_request,
 )
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.conditions import ActionResult, Actor
-from models.schema import ConditionRow, EvidenceFile, Project
+from models.schema import ConditionRow, Project
 from rules.access import Principal, require
-from rules.kernel.jurisdictions import Jurisdiction
-from settings import Settings
+
+if TYPE_CHECKING:
+    from actions.condition_clocks import ConditionClockActions
 
 
 def _workflow_id(project_id: str) -> str:
@@ -40,17 +44,38 @@ def actor_of(who: Principal) -> Actor:
     return Actor(who.email, who.role, who.department)
 
 
-class ProjectActions:
-    settings: Settings
-    gateway: Gateway
-    sessions: sessionmaker[Session]
+async def send_update(gateway: Gateway, who: Principal, request: ProjectRequest) -> ActionResult:
+    """The ProjectWorkflow update the request names (`request.update`), with its payload;
+    the workflow's validator decides (its refusal is an ActionFailed in its words)."""
+    result: ActionResult = await gateway.update(
+        _workflow_id(request.project_id),
+        request.update,
+        request.payload(actor_of(who)),
+        result_type=ActionResult,
+        closed=f"project {request.project_id} is finished (every milestone signed off); "
+        "nothing was recorded",
+    )
+    return result
 
-    def city(self, key: str = "") -> Jurisdiction:  # provided by ClockActions
-        raise NotImplementedError
+
+class ProjectActions:
+    """`actions.projects`: every action on a project as a whole."""
+
+    def __init__(
+        self,
+        gateway: Gateway,
+        sessions: sessionmaker[Session],
+        cities: Cities,
+        condition_clocks: ConditionClockActions,
+    ) -> None:
+        self.gateway = gateway
+        self.sessions = sessions
+        self.cities = cities
+        self.condition_clocks = condition_clocks
 
     # -- reading --------------------------------------------------------------------------
 
-    async def project_query(self, who: Principal, project_id: str, name: str, *args: Any) -> Any:
+    async def query(self, who: Principal, project_id: str, name: str, *args: Any) -> Any:
         """One of the project workflow's queries: status_by_milestone, conditions,
         blockers (with a milestone), applicant_owes."""
         require(who, "read")
@@ -62,43 +87,38 @@ class ProjectActions:
 
     # -- acting ---------------------------------------------------------------------------
 
+    async def from_fields(
+        self, who: Principal, project_id: str, action: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        """The project.* `action` (sign_off, plan, digest) from a form's or body's fields."""
+        require(who, action)
+        return await self.act(who, project_request(action, project_id, fields))
+
+    async def sign_off(self, who: Principal, project_id: str, milestone: str) -> ActionResult:
+        require(who, SignOffMilestone.permission)
+        fields = {"milestone": milestone}
+        return await self.from_fields(who, project_id, SignOffMilestone.permission, fields)
+
+    async def plan(self, who: Principal, project_id: str, fields: dict[str, Any]) -> ActionResult:
+        require(who, PlanDates.permission)
+        return await self.from_fields(who, project_id, PlanDates.permission, fields)
+
+    async def digest(self, who: Principal, project_id: str, fields: dict[str, Any]) -> ActionResult:
+        require(who, SendDigest.permission)
+        return await self.from_fields(who, project_id, SendDigest.permission, fields)
+
     async def act(self, who: Principal, request: ProjectRequest) -> ActionResult:
-        """Any condition or project action: the role check, then the workflow's validator
-        decides, then wait for the read model to show it."""
-        permission = (
-            request.required_permission
-            if isinstance(request, ResolveCondition)
-            else request.permission
-        )
-        require(who, permission)
-        result: ActionResult = await self.gateway.update(
-            _workflow_id(request.project_id),
-            request.update,
-            request.payload(actor_of(who)),
-            result_type=ActionResult,
-            closed=f"project {request.project_id} is finished (every milestone signed off); "
-            "nothing was recorded",
-        )
+        """The role check, then the project workflow's update (`send_update`), then wait
+        for the read model to show it."""
+        require(who, request.permission)
+        result = await send_update(self.gateway, who, request)
         if isinstance(request, SignOffMilestone):
             await wait_for(lambda: self._signed_off(request.project_id, request.milestone))
         elif isinstance(request, PlanDates):
             # The next page ranks milestones by these targets: let the read model have them.
             targets = request.milestone_targets
             await wait_for(lambda: self._targets_are(request.project_id, targets))
-        elif hasattr(request, "number"):
-            status = (result.condition or {}).get("status")
-            number = request.number  # type: ignore[attr-defined]
-            await wait_for(lambda: self._condition_is(request.project_id, number, status))
         return result
-
-    def _condition_is(self, project_id: str, number: str, status: Any) -> bool:
-        with self.sessions() as session:
-            current = session.scalar(
-                select(ConditionRow.status).where(
-                    ConditionRow.project_id == project_id, ConditionRow.number == number
-                )
-            )
-        return status is None or current == status
 
     def _targets_are(self, project_id: str, targets: dict[str, str]) -> bool:
         with self.sessions() as session:
@@ -112,40 +132,6 @@ class ProjectActions:
             return row is not None and any(
                 isinstance(s, dict) and s.get("milestone") == milestone for s in row.signoffs or []
             )
-
-    async def evidence_with_file(
-        self,
-        who: Principal,
-        request: SubmitEvidence,
-        *,
-        sha256: str,
-        size: int,
-        filename: str,
-        content_type: str,
-        link_id: str | None = None,
-    ) -> ActionResult:
-        """Submit evidence with a stored file: the workflow records it (naming the file and
-        its sha256), and only an accepted submission gets its evidence_files row."""
-        from dataclasses import replace
-        from datetime import UTC, datetime
-
-        result = await self.act(who, replace(request, filename=f"{filename} (sha256 {sha256})"))
-        with self.sessions.begin() as session:
-            session.add(
-                EvidenceFile(
-                    scope="project",
-                    scope_id=request.project_id,
-                    condition_number=request.number,
-                    filename=filename,
-                    content_type=content_type[:100],
-                    size=size,
-                    sha256=sha256,
-                    uploaded_by=who.email,
-                    link_id=link_id,
-                    uploaded_at=datetime.now(UTC),
-                )
-            )
-        return result
 
     # -- importing a resolution -------------------------------------------------------------
 
@@ -183,7 +169,7 @@ class ProjectActions:
                 "conditions to it as an existing project",
                 409,
             )
-        city = self.city(request.jurisdiction)
+        city = self.cities.get(request.jurisdiction)
         start = new_project(
             resolution,
             project_id=request.project_id,
@@ -210,7 +196,7 @@ class ProjectActions:
             raise ActionFailed(f"project {request.project_id} already exists", 409) from None
         except Exception as err:  # noqa: BLE001 - every failure becomes a message
             raise from_temporal(err) from None
-        status = await self.project_query(who, request.project_id, "status_by_milestone")
+        status = await self.query(who, request.project_id, "status_by_milestone")
         await wait_for(lambda: self._project_exists(request.project_id), timeout=30)
         await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)
         clocks = await self._time_limit_clocks(who, request.project_id, resolution, approved_on)
@@ -256,7 +242,7 @@ class ProjectActions:
         )
         result = await self.gateway.update(
             _workflow_id(request.project_id),
-            "import_conditions",
+            "import_conditions",  # ProjectWorkflow's update
             payload,
             result_type=ActionResult,
             closed=f"project {request.project_id} is finished (every milestone signed off); "
@@ -283,7 +269,7 @@ class ProjectActions:
         """Each imported time limit with a known anchor becomes a clock of the project (the
         permit-clock engine's hook, actions/condition_clocks.py); the import stands either
         way, and the answer says which clocks opened and why the others did not."""
-        from actions.condition_clocks import OpenConditionClocks
+        from actions.condition_clock_requests import OpenConditionClocks
         from rules.access import allowed
 
         limited = [c for c in resolution.conditions if c.time_limits]
@@ -299,7 +285,7 @@ class ProjectActions:
             }
         anchors = {"approval": approved_on} if approved_on else {}
         try:
-            done = await self.open_condition_clocks(  # type: ignore[attr-defined]
+            done = await self.condition_clocks.open(
                 who,
                 OpenConditionClocks(project_id=project_id, conditions=limited, anchors=anchors),
             )

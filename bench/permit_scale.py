@@ -39,7 +39,8 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import Engine
 from temporalio.client import Client
 
-from actions.permit_clocks import OpenPermitClock, plan_open
+from actions.permit_clock_requests import OpenPermitClock
+from actions.permit_clocks import plan_open
 from bench.common import add_json_option, command_line, write_json
 from bench.harness import row_counter, wait_for_rows
 from bench.run_all import Figure, machine, table, write

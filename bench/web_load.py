@@ -53,7 +53,7 @@ from bench.web_pages import (
 )
 from bench.web_seed import SeedReport, SeedSize, seed
 from models.database import make_engine
-from web.accounts import Accounts
+from web.auth.accounts import Accounts
 
 USERS = {
     "pm": ("pm@cotati.example", "project_manager", ""),
@@ -124,7 +124,7 @@ def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
 def portal_links(url: str, base_url: str, project_ids: list[str], count: int) -> list[str]:
     """Applicant links for some projects, made as staff make them (a signed token)."""
     from settings import load_settings
-    from web.security import Signer, secret_key
+    from web.auth.security import Signer, secret_key
 
     accounts = Accounts(make_engine(url))
     settings = load_settings()

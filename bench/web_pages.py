@@ -42,7 +42,7 @@ from bench.web_seed import SeedReport, SeedSize, seed
 from models.database import make_engine
 from models.schema import Base, Project
 from stack.temporal_server import free_port
-from web.accounts import Accounts
+from web.auth.accounts import Accounts
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS_MD = PROJECT_ROOT / "BENCHMARKS.md"

@@ -13,7 +13,7 @@ import pendulum
 import typer
 from rich.console import Console
 
-from actions.requests import OUTCOMES
+from actions.shot_clock_requests import OUTCOMES
 from cli.api import Api
 from cli.display import list_applications, show_application
 from cli.errors import CliError

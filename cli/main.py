@@ -54,9 +54,12 @@ def run_stack(
     demo: bool = typer.Option(True, help="Load the demo applications if they are missing"),
 ) -> None:
     """Run everything: Temporal dev server (SQLite), worker, web app and demo data."""
-    from stack.embedded import run_embedded
+    from stack.embedded import PortInUse, run_embedded
 
-    run_embedded(load_demo=demo)
+    try:
+        run_embedded(load_demo=demo)
+    except PortInUse as err:
+        raise CliError(str(err)) from None
 
 
 def run() -> None:

@@ -33,7 +33,7 @@ def web(
     import uvicorn
 
     from web.app import create_app, warm_up
-    from web.security import secret_key
+    from web.auth.security import secret_key
 
     settings = load_settings()
     host = host or settings.web_host
@@ -66,7 +66,7 @@ def web(
 
 def _accounts():  # type: ignore[no-untyped-def]
     from models.database import make_engine
-    from web.accounts import Accounts
+    from web.auth.accounts import Accounts
 
     return Accounts(make_engine(load_settings().database_url))
 
@@ -83,7 +83,7 @@ def add(
     replace: Annotated[bool, typer.Option(help="Replace an existing user's role/password")] = False,
 ) -> None:
     """Add a user (or, with --replace, reset their role and password)."""
-    from web.accounts import AccountError
+    from web.auth.accounts import AccountError
 
     if password is None:
         password = getpass.getpass(f"Password for {email}: ")
@@ -116,7 +116,7 @@ def reset_password(
     ] = None,
 ) -> None:
     """Reset a user's password; every session of theirs ends at once."""
-    from web.accounts import AccountError
+    from web.auth.accounts import AccountError
 
     if password is None:
         password = getpass.getpass(f"New password for {email}: ")
@@ -132,7 +132,7 @@ def reset_password(
 @users_app.command("disable")
 def disable(email: Annotated[str, typer.Argument()]) -> None:
     """Stop a user logging in (their sessions end at once)."""
-    from web.accounts import AccountError
+    from web.auth.accounts import AccountError
 
     try:
         _accounts().set_active(email, False)
@@ -147,7 +147,7 @@ def token(
     label: Annotated[str, typer.Option(help="What the token is for")] = "",
 ) -> None:
     """Make an API token for a user (Authorization: Bearer ...); shown once."""
-    from web.accounts import AccountError
+    from web.auth.accounts import AccountError
 
     try:
         value = _accounts().new_api_token(email, label)

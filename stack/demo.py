@@ -216,7 +216,8 @@ async def load_second_project_demo(client: Client, task_queue: str, today: date)
     "PL-2", "ENG-1", topic and milestone sections): its expiry becomes a running clock of
     the project on the permit-clock engine; the invoice's 30 days wait for an invoice."""
     from actions.condition_clocks import plan_condition_clocks
-    from actions.permit_clocks import OpenPermitClock, plan_open
+    from actions.permit_clock_requests import OpenPermitClock
+    from actions.permit_clocks import plan_open
     from rules.access import Principal
     from rules.conditions.onboarding import new_project
     from rules.conditions.parser import parse_resolution
@@ -298,7 +299,7 @@ DEMO_USERS: list[tuple[str, str, str]] = [
 def load_demo_users(database_url: str) -> list[str]:
     """Add each demo user that does not exist yet; returns the e-mails added."""
     from models.database import make_engine
-    from web.accounts import Accounts
+    from web.auth.accounts import Accounts
 
     accounts = Accounts(make_engine(database_url))
     added = []

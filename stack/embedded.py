@@ -35,19 +35,19 @@ from stack.temporal_server import DevServer, port_open
 console = Console()
 
 
+class PortInUse(RuntimeError):
+    """A port `clearance run` needs is taken: the message says which, and what to set."""
+
+
 def run_embedded(load_demo: bool = True) -> None:
     settings = load_settings()
     if port_open("127.0.0.1", settings.temporal_port):
-        from cli.errors import CliError
-
-        raise CliError(
+        raise PortInUse(
             f"port {settings.temporal_port} is in use: is `clearance run` already running? "
             "(set CLEARANCE_TEMPORAL_ADDRESS to use another port)"
         )
     if port_open(settings.web_host, settings.web_port):
-        from cli.errors import CliError
-
-        raise CliError(
+        raise PortInUse(
             f"port {settings.web_port} is in use: set CLEARANCE_WEB_PORT to run the web app "
             "on another port"
         )

@@ -14,7 +14,8 @@ from typing import Any
 from temporalio.client import Client
 from temporalio.service import RPCError, RPCStatusCode
 
-from actions.permit_clocks import OpenPermitClock, plan_open
+from actions.permit_clock_requests import OpenPermitClock
+from actions.permit_clocks import plan_open
 from models.permit_clock import PermitEventInput
 from rules.access import Principal
 from rules.kernel.jurisdictions import jurisdiction as city

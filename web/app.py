@@ -29,13 +29,13 @@ from actions.temporal import Gateway
 from models.database import make_engine, session_factory
 from rules.access import NotPermitted
 from settings import Settings, load_settings
-from web.accounts import Accounts
-from web.body_limit import BodyLimit
+from web.auth.accounts import Accounts
+from web.auth.login_throttle import LoginThrottle
+from web.auth.security import Signer, secret_key
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
-from web.login_throttle import LoginThrottle
-from web.resolution_import import ImportJobs
-from web.security import Signer, secret_key
+from web.middleware.body_limit import BodyLimit
+from web.uploads.resolution_import import ImportJobs
 
 log = logging.getLogger("clearance.web")
 
@@ -72,32 +72,27 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     _install_docs(app)
     _install_handlers(app)
 
-    from web.routes import (
+    from web.api.main import api_router
+    from web.pages import (
         admin,
-        api,
-        applications,
         auth,
         calendar,
         dashboard,
-        permits,
+        permit_clocks,
         portal,
         projects,
         records,
         resolutions,
+        shot_clocks,
         tokens,
     )
 
     # resolutions before projects: "/projects/import" is not a project id
-    for module in (auth, dashboard, applications, resolutions, projects, records, admin):
+    for module in (auth, dashboard, shot_clocks, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
-    for module in (portal, calendar):
+    for module in (portal, calendar, permit_clocks, tokens):
         app.include_router(module.router, include_in_schema=False)
-    app.include_router(permits.router, include_in_schema=False)
-    app.include_router(permits.api)
-    app.include_router(tokens.router, include_in_schema=False)
-    app.include_router(api.router)
-    app.include_router(tokens.api_router)
-    app.include_router(resolutions.api)
+    app.include_router(api_router)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
@@ -143,7 +138,7 @@ def served_app() -> FastAPI:
 def warm_up(app: FastAPI) -> None:
     """Compile every page template and load the date formats before the first request
     (done lazily, the first requests a new process served took seconds under load)."""
-    from web.present import human_date
+    from web.views.present import human_date
 
     templates = ctx_of_app(app).templates
     for name in templates.list_templates(filter_func=lambda n: n.endswith(".j2")):

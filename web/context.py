@@ -21,12 +21,12 @@ from actions.layer import Actions
 from actions.temporal import Gateway
 from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
-from web.accounts import Accounts, SessionInfo
-from web.form_errors import fields_named
-from web.login_throttle import LoginThrottle
-from web.present import filters, human_datetime
-from web.resolution_import import ImportJobs
-from web.security import Signer
+from web.auth.accounts import Accounts, SessionInfo
+from web.auth.login_throttle import LoginThrottle
+from web.auth.security import Signer
+from web.uploads.resolution_import import ImportJobs
+from web.views.form_errors import fields_named
+from web.views.present import filters, human_datetime
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates" / "web"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -47,11 +47,6 @@ class AppContext:
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
     imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
-
-    @property
-    def operations(self) -> Actions:
-        """The action layer under its earlier name (routes written before actions/)."""
-        return self.actions
 
     def today(self, jurisdiction_key: str = "") -> date:
         """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""

@@ -9,7 +9,7 @@ from fastapi import Request
 from starlette.datastructures import FormData
 
 from rules.access import Principal
-from web.accounts import CurrentUser, SessionInfo
+from web.auth.accounts import CurrentUser, SessionInfo
 from web.context import SESSION_COOKIE, ctx_of
 
 

@@ -10,7 +10,7 @@ from playwright.async_api import expect
 
 from tests.browser.harness import Journey
 from tests.browser.steps import city_today
-from web.present import human_date
+from web.views.present import human_date
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from playwright.async_api import expect
 
 from tests.browser.harness import Journey
 from tests.browser.steps import city_today, new_id, open_when_ready
-from web.present import human_date
+from web.views.present import human_date
 
 pytestmark = pytest.mark.browser
 

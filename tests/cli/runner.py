@@ -154,7 +154,7 @@ def _staff_tokens(database_url: str) -> dict[str, str]:
     from models.database import make_engine
     from rules.conditions.lifecycle import DEPARTMENTS
     from stack.demo import DEMO_PASSWORD, load_demo_users
-    from web.accounts import Accounts
+    from web.auth.accounts import Accounts
 
     load_demo_users(database_url)
     accounts = Accounts(make_engine(database_url))

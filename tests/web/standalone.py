@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from settings import Settings, load_settings
 from tests.web.helpers import csrf_of
-from web.accounts import Accounts
 from web.app import create_app
+from web.auth.accounts import Accounts
 from web.context import SESSION_COOKIE
 
 PASSWORD = "correct horse battery"

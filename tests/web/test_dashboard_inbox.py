@@ -9,7 +9,7 @@ from pathlib import Path
 from bench.web_seed import SeedSize, seed
 from models.database import make_engine
 from tests.web.standalone import add_user, log_in, standalone_client, standalone_settings
-from web.routes.dashboard import DASHBOARD_INBOX, DASHBOARD_ROWS
+from web.pages.dashboard import DASHBOARD_INBOX, DASHBOARD_ROWS
 
 MANAGER = "manager@city.example"
 

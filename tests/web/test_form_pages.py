@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 from tests.web.helpers import Browser, city_today, csrf_of
 from tests.web.test_matrix import app_routes
-from web.form_errors import fields_named
+from web.views.form_errors import fields_named
 
 PM = "pm@cotati.example"
 MANAGER = "manager@cotati.example"

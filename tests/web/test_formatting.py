@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from settings import Settings
 from tests.web.helpers import Browser, Stackish, city_today, csrf_of
 from web.app import create_app
-from web.present import human_date
+from web.views.present import human_date
 
 PM = "pm@cotati.example"
 

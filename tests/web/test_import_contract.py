@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from actions.errors import ActionFailed
-from actions.requests import resolution_from_contract
+from actions.project_requests import resolution_from_contract
 from rules.conditions.parser import parse_resolution
 from settings import PROJECT_ROOT
 

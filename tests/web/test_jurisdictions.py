@@ -29,7 +29,7 @@ from rules.kernel.jurisdictions import (
 from rules.shot_clock.engine import compute_json
 from settings import PROJECT_ROOT, Settings
 from tests.web.helpers import Browser
-from web.present import human_date
+from web.views.present import human_date
 
 TEST_JURISDICTIONS = PROJECT_ROOT / "tests" / "data" / "jurisdictions"
 MANAGER = "manager@cotati.example"

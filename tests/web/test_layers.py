@@ -53,3 +53,14 @@ def test_staff_commands_reach_no_workflow_directly() -> None:
         assert not any(n.startswith(("worker", "models.database", "sqlalchemy")) for n in names), (
             module
         )
+
+
+def test_the_web_app_acts_and_queries_through_the_action_layer() -> None:
+    """No page or API route imports a workflow: it calls `actions.<capability>`."""
+    for path, names in imported_modules("web").items():
+        assert "workflows" not in {top(n) for n in names}, path
+
+
+def test_the_stack_sits_below_the_cli() -> None:
+    for path, names in imported_modules("stack").items():
+        assert "cli" not in {top(n) for n in names}, path

@@ -19,7 +19,7 @@ from models.database import make_engine
 from rules.access import ACTIONS, STAFF_ROLES, allowed
 from settings import Settings
 from tests.web.helpers import ROLE_USERS, Browser, Stackish, city_today, csrf_of
-from web.accounts import Accounts
+from web.auth.accounts import Accounts
 
 # Reached without a staff session: log-in, health, the API's docs, the applicant portal
 # (its signed link is the credential), calendar feeds (their token), and the CLI's

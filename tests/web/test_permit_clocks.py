@@ -273,7 +273,7 @@ def test_pages_open_a_clock_record_an_event_and_refuse_in_the_form(
 def test_the_calendar_feed_carries_permit_deadlines(
     browser: Browser, web_settings: Settings
 ) -> None:
-    from tests.web.test_ics import parse
+    from tests.web.views.test_ics import parse
 
     clock_id = new_id()
     assert open_building_permit(browser, clock_id, days_ago(30)).status_code == 201

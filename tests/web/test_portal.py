@@ -10,8 +10,8 @@ from models.database import make_engine, session_factory
 from models.schema import ApplicantLink, EvidenceFile
 from settings import Settings
 from tests.web.helpers import Browser, Stackish, csrf_of
-from web.accounts import now
-from web.evidence import stored_path
+from web.auth.accounts import now
+from web.uploads.evidence import stored_path
 
 PM = "pm@cotati.example"
 PUBLIC_WORKS = "publicworks@cotati.example"

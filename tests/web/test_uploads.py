@@ -16,10 +16,10 @@ from models.database import make_engine
 from settings import Settings
 from tests.web.helpers import Browser, Stackish, csrf_of
 from tests.web.standalone import add_user, log_in, standalone_client, standalone_settings
-from web.accounts import Accounts
 from web.app import create_app
-from web.evidence import evidence_dir, stored_path
-from web.file_types import sniff
+from web.auth.accounts import Accounts
+from web.uploads.evidence import evidence_dir, stored_path
+from web.uploads.file_types import sniff
 
 PM = "pm@cotati.example"
 MB = 1024 * 1024

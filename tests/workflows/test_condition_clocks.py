@@ -11,7 +11,8 @@ from typing import Any
 import pendulum
 from temporalio.testing import WorkflowEnvironment
 
-from actions.condition_clocks import OpenConditionClocks, plan_condition_clocks
+from actions.condition_clock_requests import OpenConditionClocks
+from actions.condition_clocks import plan_condition_clocks
 from actions.layer import Actions
 from actions.temporal import Gateway
 from models.database import make_engine
@@ -83,18 +84,18 @@ async def test_a_hand_made_condition_becomes_a_clock_with_reminders(
     )
     async with build_worker(env.client, settings, executor=activity_executor):
         with env.with_time_skipping_disabled():
-            done = await actions.open_condition_clocks(pm, request)
+            done = await actions.condition_clocks.open(pm, request)
             assert done.opened == ["PRJ-COA-COA-3", "PRJ-COA-COA-7"]
             assert len(done.skipped) == 2
-            again = await actions.open_condition_clocks(pm, request)
+            again = await actions.condition_clocks.open(pm, request)
             assert again.opened == [] and again.already_open == done.opened
 
-        row = actions._permit_row("PRJ-COA-COA-3")
+        row = actions.permit_clocks.row("PRJ-COA-COA-3")
         assert row is not None and row.project_id == "PRJ-COA" and row.condition_number == "3"
         assert row.due_date == date(adopted.year + 2, adopted.month, adopted.day).isoformat()
 
         # The 30-day limit: its 7-day reminder goes to the applicant, the PM copied.
-        due = date.fromisoformat(actions._permit_row("PRJ-COA-COA-7").conservative_date)
+        due = date.fromisoformat(actions.permit_clocks.row("PRJ-COA-COA-7").conservative_date)
         handle = env.client.get_workflow_handle(permit_workflow_id("PRJ-COA-COA-7"))
         now = await env.get_current_time(handle)
         remind_at = pendulum.datetime(

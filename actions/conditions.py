@@ -1,0 +1,147 @@
+"""A condition's actions (`actions.conditions`): submit evidence (with or without a
+stored file), review, resolve, trigger, correct. Each request (actions/
+condition_requests.py) names the update of the condition's ProjectWorkflow that records
+it; `act` sends it (actions.projects.send_update) and waits for the read model."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from actions.condition_requests import (
+    CorrectCondition,
+    ResolveCondition,
+    ReviewCondition,
+    SubmitEvidence,
+    TriggerCondition,
+    condition_request,
+)
+from actions.errors import bad
+from actions.project_requests import ProjectRequest
+from actions.projects import send_update
+from actions.temporal import Gateway
+from actions.waiting import wait_for
+from models.conditions import ActionResult
+from models.schema import ConditionRow, EvidenceFile
+from rules.access import RESOLUTION_ACTIONS, Principal, require
+
+
+class ConditionActions:
+    """`actions.conditions`: every action on one condition of a project."""
+
+    def __init__(self, gateway: Gateway, sessions: sessionmaker[Session]) -> None:
+        self.gateway = gateway
+        self.sessions = sessions
+
+    # -- from a form or a JSON body ---------------------------------------------------------
+
+    async def from_fields(
+        self, who: Principal, project_id: str, number: str, action: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        """The condition.* `action` from a form's or a body's fields."""
+        if action == ResolveCondition.permission:
+            resolution = str(fields.get("resolution") or "").strip()
+            if resolution not in RESOLUTION_ACTIONS:
+                raise bad(f"resolution: one of {', '.join(RESOLUTION_ACTIONS)}")
+            require(who, RESOLUTION_ACTIONS[resolution])
+        else:
+            require(who, action)
+        return await self.act(who, condition_request(action, project_id, number, fields))
+
+    async def submit_evidence(
+        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        require(who, SubmitEvidence.permission)
+        return await self.from_fields(who, project_id, number, SubmitEvidence.permission, fields)
+
+    async def review(
+        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        require(who, ReviewCondition.permission)
+        return await self.from_fields(who, project_id, number, ReviewCondition.permission, fields)
+
+    async def resolve(
+        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        """Waive, not applicable, satisfied by an alternative: each has its own roles, so
+        the check is the resolution's own permission (in `from_fields`)."""
+        return await self.from_fields(who, project_id, number, ResolveCondition.permission, fields)
+
+    async def trigger(
+        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        require(who, TriggerCondition.permission)
+        return await self.from_fields(who, project_id, number, TriggerCondition.permission, fields)
+
+    async def correct(
+        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
+    ) -> ActionResult:
+        require(who, CorrectCondition.permission)
+        return await self.from_fields(who, project_id, number, CorrectCondition.permission, fields)
+
+    # -- acting -----------------------------------------------------------------------------
+
+    async def act(self, who: Principal, request: ProjectRequest) -> ActionResult:
+        """The role check, then the project workflow's update (`request.update`), whose
+        validator decides; then wait for the read model to show the condition's status."""
+        permission = (
+            request.required_permission
+            if isinstance(request, ResolveCondition)
+            else request.permission
+        )
+        require(who, permission)
+        result = await send_update(self.gateway, who, request)
+        status = (result.condition or {}).get("status")
+        number = getattr(request, "number", None)
+        if number is not None:
+            await wait_for(lambda: self._condition_is(request.project_id, number, status))
+        return result
+
+    def _condition_is(self, project_id: str, number: str, status: Any) -> bool:
+        with self.sessions() as session:
+            current = session.scalar(
+                select(ConditionRow.status).where(
+                    ConditionRow.project_id == project_id, ConditionRow.number == number
+                )
+            )
+        return status is None or current == status
+
+    async def submit_evidence_file(
+        self,
+        who: Principal,
+        project_id: str,
+        number: str,
+        fields: dict[str, Any],
+        *,
+        sha256: str,
+        size: int,
+        filename: str,
+        content_type: str,
+        link_id: str | None = None,
+    ) -> ActionResult:
+        """Submit evidence with a stored file: the workflow records it (naming the file and
+        its sha256), and only an accepted submission gets its evidence_files row."""
+        require(who, SubmitEvidence.permission)
+        request = condition_request(SubmitEvidence.permission, project_id, number, fields)
+        assert isinstance(request, SubmitEvidence)
+        result = await self.act(who, replace(request, filename=f"{filename} (sha256 {sha256})"))
+        with self.sessions.begin() as session:
+            session.add(
+                EvidenceFile(
+                    scope="project",
+                    scope_id=request.project_id,
+                    condition_number=request.number,
+                    filename=filename,
+                    content_type=content_type[:100],
+                    size=size,
+                    sha256=sha256,
+                    uploaded_by=who.email,
+                    link_id=link_id,
+                    uploaded_at=datetime.now(UTC),
+                )
+            )
+        return result

@@ -1,0 +1,48 @@
+"""The JSON API, /api/v1/: the same actions and reads as the pages, the same roles.
+
+Authenticate with `Authorization: Bearer <token>` (`clearance users token EMAIL`) or the
+session cookie plus an `X-CSRF-Token` header on writes. Errors are {"error": "..."}:
+400 bad input, 401 not logged in, 403 not permitted, 404 unknown, 409 refused by the
+workflow's rules, 503 Temporal unreachable.
+
+One router per capability (web/api/routes/); each write route calls that capability's
+object of the action layer, e.g. `actions.shot_clocks.notice(...)` (actions/layer.py).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from web.api.routes import (
+    condition_clocks,
+    conditions,
+    deadlines,
+    links,
+    me,
+    outbox,
+    permit_clocks,
+    projects,
+    queues,
+    reports,
+    resolutions,
+    shot_clocks,
+    tokens,
+)
+
+api_router = APIRouter(prefix="/api/v1", tags=["api"])
+for module in (
+    deadlines,
+    permit_clocks,
+    condition_clocks,
+    me,
+    shot_clocks,
+    projects,
+    conditions,
+    queues,
+    outbox,
+    reports,
+    links,
+    tokens,
+    resolutions,
+):
+    api_router.include_router(module.router)

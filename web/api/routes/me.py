@@ -1,0 +1,30 @@
+"""Who is asking, and what needs them: /api/v1/me and /api/v1/inbox."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from web.api.deps import ERRORS, User, require_read
+from web.auth.accounts import CurrentUser
+from web.context import ctx_of
+from web.queries.inbox import inbox_for
+
+router = APIRouter()
+
+
+@router.get("/me")
+def me(user: CurrentUser = User) -> dict[str, Any]:
+    return dataclasses.asdict(user)
+
+
+@router.get("/inbox", responses=ERRORS)
+def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
+    """What needs this user, earliest date first: each item's next action and why."""
+    require_read(user)
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        result = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+    return result.to_json()

@@ -1,0 +1,406 @@
+"""Users, sessions, API tokens, calendar tokens and applicant links in the database.
+
+Used by the web app and by `clearance users ...`; every secret is kept only as its hash.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine, delete, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from models.database import session_factory
+from models.schema import (
+    ApiToken,
+    ApplicantLink,
+    Application,
+    CalendarToken,
+    Project,
+    User,
+    WebSession,
+)
+from rules.access import STAFF_ROLES, Principal
+from rules.conditions.lifecycle import DEPARTMENTS
+from web.auth.security import hash_password, new_token, token_hash, verify_password
+
+SESSION_DAYS = 7
+DEFAULT_IDLE_MINUTES = 30
+# last_seen_at is written at most this often: not a database write per page view.
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime) -> datetime:
+    """SQLite hands back naive datetimes: they were stored as UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+class AccountError(ValueError):
+    """Bad input for a user or a link; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class CurrentUser:
+    id: int
+    email: str
+    role: str
+    department: str
+    display_name: str
+
+    @property
+    def principal(self) -> Principal:
+        return Principal(self.email, self.role, self.department)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    user: CurrentUser
+    csrf_token: str
+
+
+def _hashed(password: str) -> str:
+    try:
+        return hash_password(password)
+    except ValueError as err:
+        raise AccountError(str(err)) from None
+
+
+def _end_sessions(session: Session, user_id: int) -> None:
+    session.execute(delete(WebSession).where(WebSession.user_id == user_id))
+
+
+# A token is named in pages by the first characters of its hash (never by the secret).
+TOKEN_ID_CHARS = 16
+
+
+@dataclass(frozen=True)
+class ApiTokenInfo:
+    token_id: str
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+def _current(user: User) -> CurrentUser:
+    return CurrentUser(user.id, user.email, user.role, user.department, user.display_name)
+
+
+class Accounts:
+    def __init__(self, engine: Engine, idle_minutes: int = DEFAULT_IDLE_MINUTES) -> None:
+        self._sessions: sessionmaker[Session] = session_factory(engine)
+        self.idle = timedelta(minutes=idle_minutes)
+
+    # -- users --------------------------------------------------------------------------
+
+    def add_user(
+        self,
+        email: str,
+        role: str,
+        password: str,
+        department: str = "",
+        display_name: str = "",
+        replace: bool = False,
+    ) -> CurrentUser:
+        email = email.strip().lower()
+        if "@" not in email:
+            raise AccountError(f"{email!r} is not an e-mail address")
+        if role not in STAFF_ROLES:
+            raise AccountError(f"unknown role {role!r}; roles: {', '.join(STAFF_ROLES)}")
+        if role == "department_reviewer" and not department:
+            raise AccountError("a department_reviewer needs a department (--department)")
+        if department and department not in DEPARTMENTS:
+            raise AccountError(
+                f"unknown department {department!r}; departments: {', '.join(DEPARTMENTS)}"
+            )
+        hashed = _hashed(password)
+        with self._sessions.begin() as session:
+            user = session.scalar(select(User).where(User.email == email))
+            if user is not None and not replace:
+                raise AccountError(f"a user {email} already exists")
+            if user is None:
+                user = User(email=email, created_at=now())
+                session.add(user)
+            if user.id is not None:
+                # A reset: whoever held a session with the old password is logged out.
+                _end_sessions(session, user.id)
+            user.password_hash = hashed
+            user.role = role
+            user.department = department
+            user.display_name = display_name
+            user.active = True
+            session.flush()
+            return _current(user)
+
+    def list_users(self) -> list[User]:
+        with self._sessions() as session:
+            return list(session.scalars(select(User).order_by(User.email)))
+
+    def get_user(self, email: str) -> User | None:
+        with self._sessions() as session:
+            return session.scalar(select(User).where(User.email == email.strip().lower()))
+
+    def set_active(self, email: str, active: bool) -> None:
+        with self._sessions.begin() as session:
+            user = session.scalar(select(User).where(User.email == email.strip().lower()))
+            if user is None:
+                raise AccountError(f"no user {email}")
+            user.active = active
+            if not active:
+                _end_sessions(session, user.id)
+
+    def change_password(self, user_id: int, current: str, new: str) -> None:
+        """The user's own change: the current password must be right. Every session of
+        theirs ends (the caller starts a fresh one for the browser that asked)."""
+        with self._sessions.begin() as session:
+            user = session.get(User, user_id)
+            if user is None or not user.active:
+                raise AccountError("no such user")
+            if not verify_password(user.password_hash, current):
+                raise AccountError("the current password is not right")
+            if new == current:
+                raise AccountError("the new password is the same as the current one")
+            user.password_hash = _hashed(new)
+            _end_sessions(session, user.id)
+
+    def reset_password(self, email: str, new: str) -> None:
+        """An administrator's reset: every session of the user ends."""
+        hashed = _hashed(new)
+        with self._sessions.begin() as session:
+            user = session.scalar(select(User).where(User.email == email.strip().lower()))
+            if user is None:
+                raise AccountError(f"no user {email}")
+            user.password_hash = hashed
+            _end_sessions(session, user.id)
+
+    def authenticate(self, email: str, password: str) -> CurrentUser | None:
+        with self._sessions() as session:
+            user = session.scalar(select(User).where(User.email == email.strip().lower()))
+        stored = user.password_hash if user is not None and user.active else None
+        if not verify_password(stored, password) or user is None:
+            return None
+        return _current(user)
+
+    # -- sessions -----------------------------------------------------------------------
+
+    def start_session(self, user: CurrentUser) -> str:
+        token = new_token()
+        with self._sessions.begin() as session:
+            # Expired sessions are removed as new ones start (no separate cleanup job).
+            session.execute(delete(WebSession).where(WebSession.expires_at <= now()))
+            session.add(
+                WebSession(
+                    token_hash=token_hash(token),
+                    user_id=user.id,
+                    csrf_token=secrets.token_urlsafe(32),
+                    created_at=now(),
+                    last_seen_at=now(),
+                    expires_at=now() + timedelta(days=SESSION_DAYS),
+                )
+            )
+        return token
+
+    def session_for(self, token: str) -> SessionInfo | None:
+        """The session if it is live: not expired, not idle past the timeout (then it is
+        removed), its user active. Using it keeps it alive."""
+        if not token:
+            return None
+        moment = now()
+        with self._sessions.begin() as session:
+            row = session.get(WebSession, token_hash(token))
+            if row is None or aware(row.expires_at) <= moment:
+                return None
+            seen = aware(row.last_seen_at or row.created_at)
+            if moment - seen > self.idle:
+                session.delete(row)
+                return None
+            user = session.get(User, row.user_id)
+            if user is None or not user.active:
+                return None
+            if moment - seen >= TOUCH_EVERY:
+                row.last_seen_at = moment
+            return SessionInfo(_current(user), row.csrf_token)
+
+    def end_session(self, token: str) -> None:
+        with self._sessions.begin() as session:
+            row = session.get(WebSession, token_hash(token))
+            if row is not None:
+                session.delete(row)
+
+    # -- API and calendar tokens --------------------------------------------------------
+
+    def new_api_token(self, email: str, label: str = "") -> str:
+        user = self.get_user(email)
+        if user is None:
+            raise AccountError(f"no user {email}")
+        token = new_token()
+        with self._sessions.begin() as session:
+            session.add(
+                ApiToken(
+                    token_hash=token_hash(token), user_id=user.id, label=label, created_at=now()
+                )
+            )
+        return token
+
+    def api_tokens(self, user_id: int) -> list[ApiTokenInfo]:
+        """A user's personal access tokens, newest first (never the secret itself)."""
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(ApiToken)
+                .where(ApiToken.user_id == user_id)
+                .order_by(ApiToken.created_at.desc())
+                .limit(100)
+            )
+            return [
+                ApiTokenInfo(
+                    token_id=row.token_hash[:TOKEN_ID_CHARS],
+                    label=row.label,
+                    created_at=aware(row.created_at),
+                    revoked_at=aware(row.revoked_at) if row.revoked_at else None,
+                )
+                for row in rows
+            ]
+
+    def revoke_api_token(self, user_id: int, token_id: str) -> None:
+        """Revoke one of the user's own tokens, named by its id (a prefix of its hash)."""
+        if len(token_id) != TOKEN_ID_CHARS or not all(c in "0123456789abcdef" for c in token_id):
+            raise AccountError(f"no token {token_id!r}")
+        with self._sessions.begin() as session:
+            row = session.scalar(
+                select(ApiToken).where(
+                    ApiToken.user_id == user_id, ApiToken.token_hash.startswith(token_id)
+                )
+            )
+            if row is None:
+                raise AccountError(f"no token {token_id!r}")
+            if row.revoked_at is None:
+                row.revoked_at = now()
+
+    def revoke_api_token_value(self, token: str) -> None:
+        """Revoke the token presented (`clearance logout`)."""
+        with self._sessions.begin() as session:
+            row = session.get(ApiToken, token_hash(token))
+            if row is not None and row.revoked_at is None:
+                row.revoked_at = now()
+
+    def user_for_api_token(self, token: str) -> CurrentUser | None:
+        with self._sessions() as session:
+            row = session.get(ApiToken, token_hash(token))
+            if row is None or row.revoked_at is not None:
+                return None
+            user = session.get(User, row.user_id)
+            return _current(user) if user is not None and user.active else None
+
+    def new_calendar_token(self, user_id: int) -> str:
+        """A fresh feed address; the previous one stops working."""
+        token = new_token()
+        with self._sessions.begin() as session:
+            for row in session.scalars(
+                select(CalendarToken).where(
+                    CalendarToken.user_id == user_id, CalendarToken.revoked_at.is_(None)
+                )
+            ):
+                row.revoked_at = now()
+            session.add(
+                CalendarToken(token_hash=token_hash(token), user_id=user_id, created_at=now())
+            )
+        return token
+
+    def user_for_calendar_token(self, token: str) -> CurrentUser | None:
+        with self._sessions() as session:
+            row = session.get(CalendarToken, token_hash(token))
+            if row is None or row.revoked_at is not None:
+                return None
+            user = session.get(User, row.user_id)
+            return _current(user) if user is not None and user.active else None
+
+    def has_calendar_token(self, user_id: int) -> bool:
+        with self._sessions() as session:
+            return (
+                session.scalar(
+                    select(CalendarToken.token_hash).where(
+                        CalendarToken.user_id == user_id, CalendarToken.revoked_at.is_(None)
+                    )
+                )
+                is not None
+            )
+
+    # -- applicant links ----------------------------------------------------------------
+
+    def create_link(
+        self, scope: str, scope_id: str, created_by: str, days: int, email: str = ""
+    ) -> ApplicantLink:
+        if scope not in ("project", "application"):
+            raise AccountError("a link is for a project or an application")
+        if days <= 0:
+            raise AccountError("a link must be valid for at least one day")
+        with self._sessions.begin() as session:
+            model = Project if scope == "project" else Application
+            if session.get(model, scope_id) is None:
+                raise AccountError(f"no {scope} {scope_id!r}")
+            link = ApplicantLink(
+                link_id=secrets.token_urlsafe(12),
+                scope=scope,
+                scope_id=scope_id,
+                email=email,
+                created_by=created_by,
+                created_at=now(),
+                expires_at=now() + timedelta(days=days),
+            )
+            session.add(link)
+        return link
+
+    def links_for(self, scope: str, scope_id: str) -> list[ApplicantLink]:
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(ApplicantLink)
+                    .where(ApplicantLink.scope == scope, ApplicantLink.scope_id == scope_id)
+                    .order_by(ApplicantLink.created_at.desc())
+                    .limit(50)
+                )
+            )
+
+    def get_link(self, link_id: str) -> ApplicantLink | None:
+        with self._sessions() as session:
+            return session.get(ApplicantLink, link_id)
+
+    def revoke_link(self, link_id: str, by: str) -> ApplicantLink:
+        with self._sessions.begin() as session:
+            link = session.get(ApplicantLink, link_id)
+            if link is None:
+                raise AccountError(f"no applicant link {link_id!r}")
+            if link.revoked_at is None:
+                link.revoked_at = now()
+                link.revoked_by = by
+            return link
+
+    def live_link(self, link_id: str) -> tuple[ApplicantLink | None, str]:
+        """The link if it may be used now, else None and why not."""
+        link = self.get_link(link_id)
+        if link is None:
+            return None, "This link is not valid."
+        if link.revoked_at is not None:
+            return (
+                None,
+                "This link was revoked by the city. Ask your project contact for a new one.",
+            )
+        if aware(link.expires_at) <= now():
+            return None, (
+                f"This link expired on {aware(link.expires_at):%Y-%m-%d}. "
+                "Ask your project contact for a new one."
+            )
+        return link, ""
+
+
+def link_state(link: ApplicantLink) -> str:
+    if link.revoked_at is not None:
+        return "revoked"
+    if aware(link.expires_at) <= now():
+        return "expired"
+    return "active"

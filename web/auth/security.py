@@ -1,0 +1,83 @@
+"""Secrets: password hashes (argon2), random tokens stored only as their sha256, the
+signing key, and signed applicant-link tokens. (Log-in throttling: web/auth/login_throttle.py.)"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from settings import Settings
+
+_hasher = PasswordHasher()
+# Verified against when the e-mail is unknown, so a wrong address takes as long as a
+# wrong password (no user enumeration by timing).
+_DUMMY_HASH = _hasher.hash("not a password anyone has")
+
+
+def hash_password(password: str) -> str:
+    if len(password) < 8:
+        raise ValueError("a password needs at least 8 characters")
+    return _hasher.hash(password)
+
+
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    try:
+        return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def secret_key(settings: Settings) -> str:
+    """CLEARANCE_SECRET_KEY, or a key generated once and kept in the data folder."""
+    if settings.secret_key:
+        return settings.secret_key
+    path = Path(settings.data_dir) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key
+
+
+class Signer:
+    """Signs applicant-link ids and per-link form tokens with the app's key."""
+
+    def __init__(self, key: str) -> None:
+        self._key = key.encode("utf-8")
+        self._links = URLSafeSerializer(key, salt="applicant-link")
+
+    def link_token(self, link_id: str) -> str:
+        return str(self._links.dumps(link_id))
+
+    def link_id(self, token: str) -> str | None:
+        try:
+            value = self._links.loads(token)
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+    def form_token(self, purpose: str, subject: str) -> str:
+        """A CSRF token for a form with no session (login, applicant portal)."""
+        message = f"{purpose}:{subject}".encode()
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+
+    def check_form_token(self, purpose: str, subject: str, given: str) -> bool:
+        return hmac.compare_digest(self.form_token(purpose, subject), given or "")

@@ -1,0 +1,61 @@
+"""Personal access tokens: each staff user makes and revokes their own on /me/tokens, for
+the CLI (`clearance login`) and scripts. A token acts as its account, with the account's
+role; only its hash is stored, so it is shown once, when made."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from actions.errors import ActionFailed
+from rules.access import require
+from web.auth.accounts import AccountError
+from web.context import ctx_of, redirect_with_flash, render
+from web.deps import checked_form, form_dict, staff_session
+
+router = APIRouter()
+
+
+def _page(request: Request, session, new_token: str = "", status: int = 200) -> HTMLResponse:  # type: ignore[no-untyped-def]
+    ctx = ctx_of(request)
+    response = render(
+        request,
+        "tokens.html.j2",
+        status=status,
+        session=session,
+        tokens=ctx.accounts.api_tokens(session.user.id),
+        new_token=new_token,
+        api_url=ctx.settings.public_url.rstrip("/"),
+    )
+    # A page showing a fresh secret is never cached.
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.get("/me/tokens", response_class=HTMLResponse)
+def tokens_page(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    require(session.user.principal, "account.tokens")
+    return _page(request, session)
+
+
+@router.post("/me/tokens", response_class=HTMLResponse)
+async def create_token(request: Request) -> HTMLResponse:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    require(session.user.principal, "account.tokens")
+    label = form.get("label", "").strip()[:200] or "personal access token"
+    token = ctx_of(request).accounts.new_api_token(session.user.email, label)
+    return _page(request, session, new_token=token, status=201)
+
+
+@router.post("/me/tokens/{token_id}/revoke")
+async def revoke_token(request: Request, token_id: str) -> Response:
+    session = staff_session(request)
+    await checked_form(request, session)
+    require(session.user.principal, "account.tokens")
+    try:
+        ctx_of(request).accounts.revoke_api_token(session.user.id, token_id)
+    except AccountError as err:
+        raise ActionFailed(str(err), 404) from None
+    return redirect_with_flash(request, "/me/tokens", "ok", "Revoked: that token no longer works.")
