@@ -4,7 +4,6 @@ the JSON API. Pages read the SQL read model; actions go through the workflow upd
 from __future__ import annotations
 
 import logging
-from urllib.parse import unquote
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -12,7 +11,6 @@ from fastapi.responses import (
     FileResponse,
     HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     RedirectResponse,
     Response,
 )
@@ -35,6 +33,7 @@ from web.auth.security import Signer, secret_key
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, optional_session
 from web.middleware.body_limit import BodyLimit
+from web.middleware.headers import refuse_nul_in_url, security_headers
 from web.uploads.resolution_import import ImportJobs
 
 log = logging.getLogger("clearance.web")
@@ -94,29 +93,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
-        response: Response = await call_next(request)
-        # No inline scripts anywhere: a script smuggled into a page cannot run.
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            "frame-ancestors 'none'; form-action 'self'",
-        )
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.url.path.startswith("/api/docs"):
-            # Swagger UI (served from here, never a CDN) starts with an inline script.
-            del response.headers["Content-Security-Policy"]
-        return response
-
-    @app.middleware("http")
-    async def refuse_nul_in_url(request: Request, call_next):  # type: ignore[no-untyped-def]
-        # No stored text can hold a NUL and PostgreSQL refuses one in a query, so a URL
-        # carrying one is bad input (400 naming it), never a 500 from the database.
-        if "\x00" in unquote(request.url.path) or "\x00" in unquote(request.url.query):
-            return PlainTextResponse("the URL holds a NUL character (%00)", status_code=400)
-        return await call_next(request)
+    app.middleware("http")(security_headers)
+    app.middleware("http")(refuse_nul_in_url)
 
     # Added last, so outermost: a body over its limit is refused before anything reads it.
     app.add_middleware(BodyLimit, upload_limit=settings.max_upload_bytes)

@@ -1,1 +1,1 @@
-"""Routers: one module per group of pages, plus the JSON API."""
+"""The HTML pages: one router module per group of pages (the JSON API is web/api/)."""

@@ -1,0 +1,1 @@
+"""Who may come in: accounts (users, sessions, tokens, links), secrets, log-in throttling."""

@@ -1,0 +1,1 @@
+"""What the pages and the API read: bounded queries on the SQL read model."""

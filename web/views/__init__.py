@@ -1,0 +1,1 @@
+"""How the pages say things: labels, dates, pictures, offered forms, ICS. Pure."""
