@@ -88,12 +88,7 @@ class ConditionActions:
     async def act(self, who: Principal, request: ProjectRequest) -> ActionResult:
         """The role check, then the project workflow's update (`request.update`), whose
         validator decides; then wait for the read model to show the condition's status."""
-        permission = (
-            request.required_permission
-            if isinstance(request, ResolveCondition)
-            else request.permission
-        )
-        require(who, permission)
+        require(who, request.required_permission)
         result = await send_update(self.gateway, who, request)
         status = (result.condition or {}).get("status")
         number = getattr(request, "number", None)

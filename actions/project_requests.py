@@ -32,6 +32,11 @@ class ProjectRequest:
     update: ClassVar[str]
     project_id: str
 
+    @property
+    def required_permission(self) -> str:
+        """The permission this request needs (a condition's resolution has its own)."""
+        return self.permission
+
     def payload(self, actor: Actor) -> Any:
         raise NotImplementedError
 

@@ -110,7 +110,7 @@ class ProjectActions:
     async def act(self, who: Principal, request: ProjectRequest) -> ActionResult:
         """The role check, then the project workflow's update (`send_update`), then wait
         for the read model to show it."""
-        require(who, request.permission)
+        require(who, request.required_permission)
         result = await send_update(self.gateway, who, request)
         if isinstance(request, SignOffMilestone):
             await wait_for(lambda: self._signed_off(request.project_id, request.milestone))
