@@ -20,6 +20,6 @@ def test_notices_import_nothing_from_the_layers_above() -> None:
 def test_reports_and_the_pages_take_their_labels_from_notices_not_activities() -> None:
     for path, names in imported_modules("reports").items():
         assert "activities" not in {top(n) for n in names}, path
-    present = imported_modules("web")["web/present.py"]
+    present = imported_modules("web")["web/views/present.py"]
     assert "notices.vocabulary" in present
     assert "activities" not in {top(n) for n in present}
