@@ -125,7 +125,7 @@ def warm_up(app: FastAPI) -> None:
 
 
 def ctx_of_app(app: FastAPI) -> AppContext:
-    return app.state.ctx  # type: ignore[no-any-return]
+    return app.state.ctx
 
 
 def _install_docs(app: FastAPI) -> None:

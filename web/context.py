@@ -81,7 +81,7 @@ def template_environment() -> Environment:
 
 
 def ctx_of(request: Request) -> AppContext:
-    return request.app.state.ctx  # type: ignore[no-any-return]
+    return request.app.state.ctx
 
 
 def render(

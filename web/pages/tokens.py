@@ -9,14 +9,16 @@ from fastapi.responses import HTMLResponse, Response
 
 from actions.errors import ActionFailed
 from rules.access import require
-from web.auth.accounts import AccountError
+from web.auth.accounts import AccountError, SessionInfo
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 
 router = APIRouter()
 
 
-def _page(request: Request, session, new_token: str = "", status: int = 200) -> HTMLResponse:  # type: ignore[no-untyped-def]
+def _page(
+    request: Request, session: SessionInfo, new_token: str = "", status: int = 200
+) -> HTMLResponse:
     ctx = ctx_of(request)
     response = render(
         request,
