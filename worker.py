@@ -58,6 +58,7 @@ WORKFLOW_RUNNER = SandboxedWorkflowRunner(
         "models.shot_clock",
         "models.conditions",
         "activities.names",
+        "models.workflow_ids",
         "workflows.clock_common",
         "workflows.shot_clock_support",
         "models.permit_clock",

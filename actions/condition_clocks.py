@@ -73,7 +73,7 @@ def plan_condition_clocks(
         for i, limit in enumerate(_get(condition, "time_limits", None) or []):
             limit = dict(limit) if isinstance(limit, Mapping) else dict(vars(limit))
             text = str(limit.get("text") or "")
-            kind = limit.get("kind")
+            kind = str(limit.get("kind") or "")
             unit = "months" if limit.get("months") else "days" if limit.get("days") else ""
             rule = CONDITION_RULES.get((kind, unit))
             if rule is None:

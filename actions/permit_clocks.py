@@ -39,16 +39,12 @@ from models.permit_clock import (
     PermitUpdateResult,
 )
 from models.schema import PermitClockRow, PermitEventRow
+from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
-from workflows.permit_clock_support import (
-    EventRefused,
-    PermitClockState,
-    permit_workflow_id,
-    refuse_event,
-)
+from workflows.permit_clock_support import EventRefused, PermitClockState, refuse_event
 
 CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
@@ -193,7 +189,7 @@ class PermitClockActions:
             await client.start_workflow(
                 "PermitClockWorkflow",
                 start,
-                id=permit_workflow_id(request.clock_id),
+                id=permit_clock_workflow_id(request.clock_id),
                 task_queue=self.gateway.task_queue,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
             )
@@ -214,7 +210,7 @@ class PermitClockActions:
             {"type": request.type, "date": request.date, **request.fields}, "event", who.email
         )
         before = self._permit_events(request.clock_id)
-        handle = await self.gateway.handle(permit_workflow_id(request.clock_id))
+        handle = await self.gateway.handle(permit_clock_workflow_id(request.clock_id))
         try:
             result: PermitUpdateResult = await handle.execute_update(
                 "record_event",  # PermitClockWorkflow's update
@@ -265,7 +261,7 @@ class PermitClockActions:
     async def summary(self, who: Principal, clock_id: str) -> PermitClockSummary:
         require(who, "read")
         summary: PermitClockSummary = await self.gateway.query(
-            permit_workflow_id(clock_id),
+            permit_clock_workflow_id(clock_id),
             "summary",
             result_type=PermitClockSummary,
             missing=f"no such permit clock {clock_id}",

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def _workflow_id(project_id: str) -> str:
-    from workflows.project import project_workflow_id
+    from models.workflow_ids import project_workflow_id
 
     return project_workflow_id(project_id)
 

@@ -51,6 +51,7 @@ from models.shot_clock import (
     RebaseInput,
     ShotClockInput,
 )
+from models.workflow_ids import closure_workflow_id, shot_clock_workflow_id
 from rules.access import Principal, require
 from rules.kernel.input import TimelineError
 from rules.shot_clock.timeline import parse_timeline
@@ -72,12 +73,6 @@ class ClosureOutcome:
     permit_refused: list[str] = field(default_factory=list)
 
 
-def _workflow_id(application_id: str) -> str:
-    from workflows.shot_clock import workflow_id_for
-
-    return workflow_id_for(application_id)
-
-
 class ShotClockActions:
     """`actions.shot_clocks`: every action on a wireless application's shot clock."""
 
@@ -91,7 +86,7 @@ class ShotClockActions:
     async def summary(self, who: Principal, application_id: str) -> ClockSummary:
         require(who, "read")
         return await self.gateway.query(
-            _workflow_id(application_id),
+            shot_clock_workflow_id(application_id),
             "summary",
             result_type=ClockSummary,
             missing=f"no such application {application_id} (no shot clock workflow)",
@@ -149,7 +144,7 @@ class ShotClockActions:
             await client.start_workflow(
                 ShotClockWorkflow.run,
                 ShotClockInput(application=info, events=clock_events),
-                id=_workflow_id(info.application_id),
+                id=shot_clock_workflow_id(info.application_id),
                 task_queue=self.gateway.task_queue,
                 # A decided or withdrawn application keeps its id: never a fresh clock over it.
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
@@ -248,7 +243,7 @@ class ShotClockActions:
         else:
             payload = request.payload(who.email, when)
         result: ClockUpdateResult = await self.gateway.update(
-            _workflow_id(request.application_id),
+            shot_clock_workflow_id(request.application_id),
             request.update,
             payload,
             result_type=ClockUpdateResult,
@@ -267,7 +262,7 @@ class ShotClockActions:
         on the clock. No role check: the applicant's link is the credential, checked by
         the portal before the file was stored."""
         await self.gateway.update(
-            _workflow_id(application_id),
+            shot_clock_workflow_id(application_id),
             "notify_applicant_upload",
             upload,
             result_type=type(None),
@@ -355,7 +350,7 @@ class ShotClockActions:
         clocks, so it finishes even if this request or process does not; the request
         waits for it a little while."""
         from rules.shot_clock.outcomes import TERMINAL_STATUSES
-        from workflows.jurisdiction_closure import JurisdictionClosureWorkflow, workflow_id_for
+        from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
 
         require(who, AddLocalClosure.permission)
         day = check_date(day, "date", required=True) or ""
@@ -374,7 +369,7 @@ class ShotClockActions:
             permit_ids = open_permit_clocks(session, jurisdiction_key)
         record_fan_out(self.sessions, jurisdiction_key, day, [*ids, *permit_ids])
         client = await self.gateway.client()
-        workflow_id = workflow_id_for(jurisdiction_key, day)
+        workflow_id = closure_workflow_id(jurisdiction_key, day)
         try:
             handle = await client.start_workflow(
                 JurisdictionClosureWorkflow.run,

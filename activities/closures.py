@@ -10,8 +10,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from activities import names
 from models.shot_clock import ClockClosureInput, LocalClosureInput
-from workflows.permit_clock_support import permit_workflow_id
-from workflows.shot_clock_support import workflow_id_for
+from models.workflow_ids import permit_clock_workflow_id, shot_clock_workflow_id
 
 
 class ClosureActivities:
@@ -21,12 +20,12 @@ class ClosureActivities:
     @activity.defn(name=names.ADD_CLOSURE_TO_CLOCK)
     async def add_closure_to_clock(self, input: ClockClosureInput) -> str:
         """'' when the shot clock has the closure day; otherwise its reason for refusing."""
-        return await self._add(workflow_id_for(input.application_id), input)
+        return await self._add(shot_clock_workflow_id(input.application_id), input)
 
     @activity.defn(name=names.ADD_CLOSURE_TO_PERMIT_CLOCK)
     async def add_closure_to_permit_clock(self, input: ClockClosureInput) -> str:
         """The same for a permit clock (`application_id` holds its clock id)."""
-        return await self._add(permit_workflow_id(input.application_id), input)
+        return await self._add(permit_clock_workflow_id(input.application_id), input)
 
     async def _add(self, workflow_id: str, input: ClockClosureInput) -> str:
         handle = self._client.get_workflow_handle(workflow_id)

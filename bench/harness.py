@@ -30,10 +30,11 @@ from models.shot_clock import (
     Contacts,
     ShotClockInput,
 )
+from models.workflow_ids import shot_clock_workflow_id
 from settings import Settings, load_settings
 from stack.temporal_server import DevServer, free_port
 from worker import WORKFLOW_RUNNER, build_worker, ensure_search_attributes
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 
 SHOT_CLOCK_QUEUE = "bench-shot-clocks"
 MINIMAL_QUEUE = "bench-minimal"
@@ -139,7 +140,7 @@ async def open_clock(client: Client, app_id: str, category: str) -> None:
             application=application(app_id, category),
             events=[ClockEvent("submitted", today)],
         ),
-        id=workflow_id_for(app_id),
+        id=shot_clock_workflow_id(app_id),
         task_queue=SHOT_CLOCK_QUEUE,
     )
 

@@ -54,9 +54,9 @@ from bench.scale import (
 )
 from models.permit_clock import PermitClockInput
 from models.schema import PermitClockRow, PermitEventRow
+from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal
 from rules.kernel.jurisdictions import jurisdiction
-from workflows.permit_clock_support import permit_workflow_id
 
 GOAL_RSS_MIB = 500
 GOAL_RATIO = 0.5
@@ -119,7 +119,7 @@ async def open_clocks(
             await client.start_workflow(
                 "PermitClockWorkflow",
                 inputs[i],
-                id=permit_workflow_id(inputs[i].info.clock_id),
+                id=permit_clock_workflow_id(inputs[i].info.clock_id),
                 task_queue=QUEUE,
             )
 

@@ -62,6 +62,7 @@ from models.conditions import (
     SubmitEvidenceInput,
     TriggerInput,
 )
+from models.workflow_ids import project_workflow_id
 from rules.conditions.gates import load_milestones
 from rules.conditions.lifecycle import DORMANT_KINDS
 from rules.conditions.onboarding import new_project
@@ -70,7 +71,7 @@ from rules.kernel.jurisdictions import jurisdiction
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from worker import build_worker
-from workflows.project import ProjectWorkflow, project_workflow_id
+from workflows.project import ProjectWorkflow
 
 # Temporal server defaults (dynamic config) the figures are compared with.
 SUGGEST_EVENTS = 4 * 1024  # limit.historyCount.suggestContinueAsNew

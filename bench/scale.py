@@ -65,9 +65,10 @@ from bench.processes import SmtpRecorder, WorkerProcess
 from bench.run_all import Figure, machine, print_figures, table, write
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
+from models.workflow_ids import shot_clock_workflow_id
 from stack.temporal_server import DevServer, free_port
 from worker import WORKFLOW_RUNNER
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 from workflows.shot_clock_support import ClockState
 
 GOAL_RSS_MIB = 500
@@ -158,7 +159,7 @@ async def start_clock(client: Client, clock_input: ShotClockInput) -> None:
     await client.start_workflow(
         ShotClockWorkflow.run,
         clock_input,
-        id=workflow_id_for(clock_input.application.application_id),
+        id=shot_clock_workflow_id(clock_input.application.application_id),
         task_queue=SHOT_CLOCK_QUEUE,
     )
 

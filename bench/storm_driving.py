@@ -18,7 +18,8 @@ from bench.harness import (
     wait_for_rows,
 )
 from models.shot_clock import ShotClockInput
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from models.workflow_ids import shot_clock_workflow_id
+from workflows.shot_clock import ShotClockWorkflow
 
 BATCH = 500  # clocks started per batch before waiting for their rows
 START_CONCURRENCY = 50  # start_workflow calls in flight
@@ -49,7 +50,7 @@ async def open_batches(
             await client.start_workflow(
                 ShotClockWorkflow.run,
                 clock_input,
-                id=workflow_id_for(clock_input.application.application_id),
+                id=shot_clock_workflow_id(clock_input.application.application_id),
                 task_queue=SHOT_CLOCK_QUEUE,
             )
 

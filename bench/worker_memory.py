@@ -48,7 +48,8 @@ from bench.harness import (
     server_and_client,
     wait_for_rows,
 )
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from models.workflow_ids import shot_clock_workflow_id
+from workflows.shot_clock import ShotClockWorkflow
 
 GOAL_MIB = 300
 MIB = 1024 * 1024
@@ -66,7 +67,7 @@ async def query_ms(client: Client, numbers: Iterable[int]) -> float:
     """Median latency of a `summary` query to each clock in turn, one at a time."""
     times = []
     for i in numbers:
-        handle = client.get_workflow_handle(workflow_id_for(f"MEM-{i:05d}"))
+        handle = client.get_workflow_handle(shot_clock_workflow_id(f"MEM-{i:05d}"))
         t0 = time.perf_counter()
         await handle.query(ShotClockWorkflow.summary)
         times.append((time.perf_counter() - t0) * 1000)

@@ -10,13 +10,14 @@ import typer
 from rich.console import Console
 
 from cli.errors import CliError
+from rules.audit_chain import ChainReport
 from settings import load_settings
 
 app = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)
 console = Console()
 
 
-def _say(label: str, report) -> bool:  # type: ignore[no-untyped-def]
+def _say(label: str, report: ChainReport) -> bool:
     if report.intact:
         console.print(
             f"{label}: intact, {report.entries} entries, head {report.head}",

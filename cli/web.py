@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import getpass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,6 +12,9 @@ from rich.table import Table
 from cli.errors import CliError
 from rules.access import STAFF_ROLES
 from settings import load_settings
+
+if TYPE_CHECKING:
+    from web.auth.accounts import Accounts
 
 users_app = typer.Typer(help="Users of the web app: add, list, disable, API tokens.")
 console = Console()
@@ -64,7 +67,7 @@ def web(
     uvicorn.run("web.app:served_app", factory=True, workers=processes, **options)
 
 
-def _accounts():  # type: ignore[no-untyped-def]
+def _accounts() -> Accounts:
     from models.database import make_engine
     from web.auth.accounts import Accounts
 

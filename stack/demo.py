@@ -19,8 +19,9 @@ from models.shot_clock import (
     NoticeItem,
     ShotClockInput,
 )
+from models.workflow_ids import shot_clock_workflow_id
 from rules.kernel.jurisdictions import jurisdiction
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 from workflows.shot_clock_support import frozen_calendar
 
 # The demo's city: its jurisdiction file (rules/data/jurisdictions/) has its calendar,
@@ -110,7 +111,7 @@ def demo_application(demo: DemoClock) -> ApplicationInfo:
 
 async def _exists(client: Client, application_id: str) -> bool:
     try:
-        await client.get_workflow_handle(workflow_id_for(application_id)).describe()
+        await client.get_workflow_handle(shot_clock_workflow_id(application_id)).describe()
         return True
     except RPCError as err:
         if err.status == RPCStatusCode.NOT_FOUND:
@@ -131,7 +132,7 @@ async def load_demo(client: Client, task_queue: str, today: date) -> list[str]:
                 application=demo_application(demo),
                 events=[ClockEvent("submitted", submitted.isoformat())],
             ),
-            id=workflow_id_for(demo.application_id),
+            id=shot_clock_workflow_id(demo.application_id),
             task_queue=task_queue,
         )
         if demo.notice is not None:
@@ -158,9 +159,10 @@ async def load_project_demo(client: Client, task_queue: str, today: date) -> lis
     """Import Cotati Village (133 conditions) with a grading permit a few weeks out, and
     send the applicant the digest of what is owed before it."""
     from models.conditions import Actor, DigestRequestInput, PlannedDatesInput
+    from models.workflow_ids import project_workflow_id
     from rules.conditions.onboarding import new_project
     from rules.conditions.parser import parse_resolution
-    from workflows.project import ProjectWorkflow, project_workflow_id
+    from workflows.project import ProjectWorkflow
 
     workflow_id = project_workflow_id(COTATI_VILLAGE_ID)
     try:
@@ -218,12 +220,12 @@ async def load_second_project_demo(client: Client, task_queue: str, today: date)
     from actions.condition_clocks import plan_condition_clocks
     from actions.permit_clock_requests import OpenPermitClock
     from actions.permit_clocks import plan_open
+    from models.workflow_ids import permit_clock_workflow_id, project_workflow_id
     from rules.access import Principal
     from rules.conditions.onboarding import new_project
     from rules.conditions.parser import parse_resolution
     from workflows.permit_clock import PermitClockWorkflow
-    from workflows.permit_clock_support import permit_workflow_id
-    from workflows.project import ProjectWorkflow, project_workflow_id
+    from workflows.project import ProjectWorkflow
 
     workflow_id = project_workflow_id(TAPROOM_ID)
     try:
@@ -275,7 +277,7 @@ async def load_second_project_demo(client: Client, task_queue: str, today: date)
         await client.start_workflow(
             PermitClockWorkflow.run,
             clock,
-            id=permit_workflow_id(plan.clock_id),
+            id=permit_clock_workflow_id(plan.clock_id),
             task_queue=task_queue,
         )
         opened.append(plan.clock_id)

@@ -17,13 +17,13 @@ from temporalio.service import RPCError, RPCStatusCode
 from actions.permit_clock_requests import OpenPermitClock
 from actions.permit_clocks import plan_open
 from models.permit_clock import PermitEventInput
+from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal
 from rules.kernel.jurisdictions import jurisdiction as city
 from rules.permit_clocks import PERMIT_PACKS, PERMIT_RULES
 from rules.permit_clocks.jurisdictions import permit_jurisdiction
 from stack.demo import DEMO_JURISDICTION
 from workflows.permit_clock import PermitClockWorkflow
-from workflows.permit_clock_support import permit_workflow_id
 
 log = logging.getLogger("clearance.demo")
 LOADER = Principal("demo-loader@clearance.local", "admin")
@@ -106,7 +106,7 @@ def usable_rules(jurisdiction_key: str) -> set[str]:
 
 async def _exists(client: Client, clock_id: str) -> bool:
     try:
-        await client.get_workflow_handle(permit_workflow_id(clock_id)).describe()
+        await client.get_workflow_handle(permit_clock_workflow_id(clock_id)).describe()
         return True
     except RPCError as err:
         if err.status == RPCStatusCode.NOT_FOUND:
@@ -151,7 +151,7 @@ async def load_permit_demo(
         handle: Any = await client.start_workflow(
             PermitClockWorkflow.run,
             start,
-            id=permit_workflow_id(demo.clock_id),
+            id=permit_clock_workflow_id(demo.clock_id),
             task_queue=task_queue,
         )
         for kind, ago, fields in demo.later:

@@ -23,10 +23,6 @@ CONCURRENCY = 16
 UPDATE_TIMEOUT = timedelta(seconds=60)
 
 
-def workflow_id_for(jurisdiction: str, day: str) -> str:
-    return f"closure-{jurisdiction}-{day}"
-
-
 @workflow.defn
 class JurisdictionClosureWorkflow:
     def __init__(self) -> None:

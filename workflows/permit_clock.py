@@ -32,12 +32,10 @@ with workflow.unsafe.imports_passed_through():
         PermitUpdateResult,
     )
     from models.shot_clock import LocalClosureInput
+    from models.workflow_ids import permit_clock_workflow_id
     from workflows import clock_common as common
     from workflows import permit_clock_support as support
-    from workflows.permit_clock_support import (
-        PermitAlert,
-        permit_workflow_id,
-    )
+    from workflows.permit_clock_support import PermitAlert
 
 
 @workflow.defn
@@ -121,7 +119,7 @@ class PermitClockWorkflow:
     async def _follow_companion(self) -> None:
         """Ask the companion permit's clock to tell this one its expiry."""
         companion = workflow.get_external_workflow_handle(
-            permit_workflow_id(self._state.info.companion_id)
+            permit_clock_workflow_id(self._state.info.companion_id)
         )
         # A companion that is gone simply never answers; the clock still runs on its own.
         with contextlib.suppress(Exception):
@@ -136,7 +134,7 @@ class PermitClockWorkflow:
             return
         self._state.announced_expiry = due
         for follower in list(self._state.followers):
-            handle = workflow.get_external_workflow_handle(permit_workflow_id(follower))
+            handle = workflow.get_external_workflow_handle(permit_clock_workflow_id(follower))
             with contextlib.suppress(Exception):
                 await handle.signal(
                     PermitClockWorkflow.companion_expiry,

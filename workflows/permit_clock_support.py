@@ -52,10 +52,6 @@ DONE_STATUSES = frozenset({"met", "met_late", "withdrawn"})
 COMPANION_EVENT = "companion_expiry"
 
 
-def permit_workflow_id(clock_id: str) -> str:
-    return f"permit-clock-{clock_id}"
-
-
 def search_attribute_updates(
     clock: dict[str, Any], jurisdiction: str
 ) -> list[SearchAttributeUpdate[Any]]:

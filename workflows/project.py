@@ -68,10 +68,6 @@ RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=time
 AUDIT_KEPT_IN_STATE = 500
 
 
-def project_workflow_id(project_id: str) -> str:
-    return f"project-{project_id}"
-
-
 @workflow.defn
 class ProjectWorkflow:
     @workflow.init

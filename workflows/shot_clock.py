@@ -45,7 +45,6 @@ with workflow.unsafe.imports_passed_through():
         DEEMED_APPROVAL_RISK,
         SHOT_CLOCK_DATE,
         search_attribute_updates,
-        workflow_id_for,
     )
 
 # Patch id: an event recorded by an update before the first sync waits for that sync.
@@ -66,7 +65,6 @@ __all__ = [
     "SHOT_CLOCK_DATE",
     "ShotClockWorkflow",
     "search_attribute_updates",
-    "workflow_id_for",
 ]
 
 

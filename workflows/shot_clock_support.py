@@ -64,10 +64,6 @@ AT_RISK_STATUSES = frozenset({"expired", "deemed_granted", "deemed_approved", "d
 DEEMED_STATUSES = ("deemed_granted", "deemed_approved")
 
 
-def workflow_id_for(application_id: str) -> str:
-    return f"shot-clock-{application_id}"
-
-
 def frozen_calendar(
     city: Jurisdiction, closures: list[tuple[str, str]] | None = None
 ) -> CalendarSnapshot:

@@ -25,12 +25,12 @@ from temporalio.client import Client, WorkflowExecutionStatus
 
 from models.database import make_engine, session_factory
 from models.schema import Application
+from models.workflow_ids import shot_clock_workflow_id
 from rules.kernel.jurisdictions import jurisdiction
 from rules.shot_clock.engine import compute_json
 from stack.temporal_server import free_port
 from tests.cli.runner import Stack, assert_one_line_error, clean_env, clearance, running_stack
 from tests.cli.test_clock_compute import CONTRACT_KEYS
-from workflows.shot_clock import workflow_id_for
 
 CITY = jurisdiction("cotati")
 PLANNER = "planner@cotati.example"
@@ -89,7 +89,9 @@ def text_of(msg: EmailMessage) -> str:
 def workflow_status(stack: Stack, application_id: str) -> WorkflowExecutionStatus | None:
     async def describe() -> WorkflowExecutionStatus | None:
         client = await Client.connect(stack.env["CLEARANCE_TEMPORAL_ADDRESS"])
-        return (await client.get_workflow_handle(workflow_id_for(application_id)).describe()).status
+        return (
+            await client.get_workflow_handle(shot_clock_workflow_id(application_id)).describe()
+        ).status
 
     return asyncio.run(describe())
 

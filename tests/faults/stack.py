@@ -27,9 +27,10 @@ from bench.processes import SmtpRecorder, WorkerProcess
 from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import ClockEvent, ShotClockInput
+from models.workflow_ids import shot_clock_workflow_id
 from stack.temporal_server import TIME_SKIPPING_ARGS, DevServer, free_port
 from tests.workflows.clock_helpers import application
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 from workflows.shot_clock_support import ClockState
 
 T = TypeVar("T")
@@ -160,7 +161,7 @@ async def open_clocks(stack: FaultStack, count: int, concurrency: int = 50) -> l
             await stack.skipper.client.start_workflow(
                 ShotClockWorkflow.run,
                 clock_input,
-                id=workflow_id_for(app.application_id),
+                id=shot_clock_workflow_id(app.application_id),
                 task_queue=stack.task_queue,
             )
         aid = app.application_id
@@ -186,7 +187,9 @@ async def fast_forward_all(
 
     async def one(clock: OpenedClock) -> None:
         async with gate:
-            handle = stack.skipper.client.get_workflow_handle(workflow_id_for(clock.application_id))
+            handle = stack.skipper.client.get_workflow_handle(
+                shot_clock_workflow_id(clock.application_id)
+            )
             await stack.skipper.fast_forward(handle, by)
 
     await asyncio.gather(*(one(c) for c in clocks))
@@ -216,7 +219,7 @@ async def statuses(client: Client, clocks: list[OpenedClock]) -> dict[str, str]:
 
     async def one(clock: OpenedClock) -> tuple[str, str]:
         handle: WorkflowHandle[Any, Any] = client.get_workflow_handle(
-            workflow_id_for(clock.application_id)
+            shot_clock_workflow_id(clock.application_id)
         )
         desc = await handle.describe()
         status = desc.status or WorkflowExecutionStatus.RUNNING

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from models.database import session_factory
 from models.schema import Application, ClockEventRow
 from models.shot_clock import NonTollingEventInput
+from models.workflow_ids import shot_clock_workflow_id
 from stack.postgres import PostgresCluster, find_pg_bin_dir
 from stack.temporal_server import port_open
 from tests.faults.stack import (
@@ -33,7 +34,7 @@ from tests.faults.stack import (
     wait_for,
 )
 from tests.real_parts import missing
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 
 pytestmark = [
     pytest.mark.slow,
@@ -94,7 +95,7 @@ async def test_database_down_then_back_loses_nothing(tmp_path: Path) -> None:
             updates = [
                 asyncio.create_task(
                     stack.client.get_workflow_handle(
-                        workflow_id_for(c.application_id)
+                        shot_clock_workflow_id(c.application_id)
                     ).execute_update(
                         ShotClockWorkflow.record_non_tolling_event,
                         NonTollingEventInput(date=today, kind="hearing_notice", note="outage"),

@@ -99,7 +99,8 @@ class Stackish:
 
     def new_project(self, prefix: str = "P") -> str:
         """Start a project workflow and wait for its read model."""
-        from workflows.project import ProjectWorkflow, project_workflow_id
+        from models.workflow_ids import project_workflow_id
+        from workflows.project import ProjectWorkflow
 
         project_id = f"{prefix}-{uuid.uuid4().hex[:8]}"
         start = new_project(
@@ -150,7 +151,8 @@ class Stackish:
     ) -> str:
         """Open a shot clock submitted `days_ago` days ago; wait for its read model."""
         from models.shot_clock import ClockEvent, ShotClockInput
-        from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+        from models.workflow_ids import shot_clock_workflow_id
+        from workflows.shot_clock import ShotClockWorkflow
 
         application_id = f"{prefix}-{uuid.uuid4().hex[:8]}"
         info = demo_application(DemoClock(application_id, category, days_ago, "1 Test St", ""))
@@ -163,7 +165,7 @@ class Stackish:
                 ShotClockInput(
                     application=info, events=[ClockEvent("submitted", submitted.isoformat())]
                 ),
-                id=workflow_id_for(application_id),
+                id=shot_clock_workflow_id(application_id),
                 task_queue=self.settings.task_queue,
             )
 

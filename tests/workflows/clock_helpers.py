@@ -17,10 +17,11 @@ from models.shot_clock import (
     Contacts,
     ShotClockInput,
 )
+from models.workflow_ids import shot_clock_workflow_id
 from rules.kernel.calendars import jurisdiction_layers
 from rules.shot_clock.packs import rule_pack as pack_of
 from settings import Settings, load_settings
-from workflows.shot_clock import ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import ShotClockWorkflow
 
 
 def settings_for_test(data_dir: Path, task_queue: str, database_url: str | None = None) -> Settings:
@@ -85,7 +86,7 @@ async def open_clock(
     return await client.start_workflow(
         ShotClockWorkflow.run,
         ShotClockInput(application=app, events=[ClockEvent("submitted", submitted.isoformat())]),
-        id=workflow_id_for(app.application_id),
+        id=shot_clock_workflow_id(app.application_id),
         task_queue=task_queue,
     )
 

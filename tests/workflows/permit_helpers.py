@@ -24,12 +24,12 @@ from models.permit_clock import (
     PermitEvent,
 )
 from models.schema import PermitClockRow, PermitEventRow
+from models.workflow_ids import permit_clock_workflow_id
 from rules.kernel.alerts import local_instant
 from settings import Settings
 from tests.workflows.clock_helpers import notice_keys, settings_for_test
 from worker import build_worker
 from workflows.permit_clock import PermitClockWorkflow
-from workflows.permit_clock_support import permit_workflow_id
 
 EIGHT_AM = time(8, 0)
 CONTACTS = PermitContacts(
@@ -99,7 +99,7 @@ class PermitHarness:
             handle = await self.env.client.start_workflow(
                 PermitClockWorkflow.run,
                 PermitClockInput(info=info, events=events),
-                id=permit_workflow_id(info.clock_id),
+                id=permit_clock_workflow_id(info.clock_id),
                 task_queue=self.task_queue,
             )
         await wait_for(lambda: self.row(info.clock_id) is not None, "the first record")

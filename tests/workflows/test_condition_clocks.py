@@ -16,11 +16,11 @@ from actions.condition_clocks import plan_condition_clocks
 from actions.layer import Actions
 from actions.temporal import Gateway
 from models.database import make_engine
+from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal
 from tests.workflows.clock_helpers import outbox_messages, settings_for_test
 from tests.workflows.permit_helpers import wait_for
 from worker import build_worker
-from workflows.permit_clock_support import permit_workflow_id
 
 EXPIRY = {
     "kind": "expiry",
@@ -96,7 +96,7 @@ async def test_a_hand_made_condition_becomes_a_clock_with_reminders(
 
         # The 30-day limit: its 7-day reminder goes to the applicant, the PM copied.
         due = date.fromisoformat(actions.permit_clocks.row("PRJ-COA-COA-7").conservative_date)
-        handle = env.client.get_workflow_handle(permit_workflow_id("PRJ-COA-COA-7"))
+        handle = env.client.get_workflow_handle(permit_clock_workflow_id("PRJ-COA-COA-7"))
         now = await env.get_current_time(handle)
         remind_at = pendulum.datetime(
             (due - timedelta(days=7)).year,

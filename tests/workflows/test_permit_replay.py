@@ -19,6 +19,7 @@ from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
 from models.permit_clock import PermitClockInput, PermitEvent, PermitEventInput
+from models.workflow_ids import permit_clock_workflow_id
 from settings import load_settings
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.conftest import SEARCH_ATTRIBUTE_KEYS
@@ -26,7 +27,6 @@ from tests.workflows.clock_helpers import notice_keys, settings_for_test
 from tests.workflows.permit_helpers import permit_info, today, wait_for
 from worker import WORKFLOW_RUNNER, build_worker, data_converter
 from workflows.permit_clock import PermitClockWorkflow
-from workflows.permit_clock_support import permit_workflow_id
 
 HISTORIES = Path(__file__).parent / "histories" / "permit"
 
@@ -70,7 +70,7 @@ async def record_permit_history(target: Path) -> None:
                     handle = await env.client.start_workflow(
                         PermitClockWorkflow.run,
                         PermitClockInput(info, [PermitEvent("received", start.isoformat())]),
-                        id=permit_workflow_id(info.clock_id),
+                        id=permit_clock_workflow_id(info.clock_id),
                         task_queue="replay-permit",
                     )
                 await env.fast_forward(handle, timedelta(days=20))

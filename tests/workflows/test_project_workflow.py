@@ -32,13 +32,14 @@ from models.conditions import (
     SubmitEvidenceInput,
     TriggerInput,
 )
+from models.workflow_ids import project_workflow_id
 from rules.kernel.alerts import local_instant
 from rules.kernel.calendars import calendar_for
 from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import notice_keys, outbox_messages, settings_for_test
 from tests.workflows.test_shot_clock_workflow import query_when_ready, wait_for
 from worker import build_worker
-from workflows.project import ProjectWorkflow, project_workflow_id
+from workflows.project import ProjectWorkflow
 
 PM = Actor("pm@city.test", "project_manager")
 APPLICANT = Actor("applicant@dev.test", "applicant")

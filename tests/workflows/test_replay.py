@@ -25,13 +25,14 @@ from models.shot_clock import (
     RebaseInput,
     ResubmissionInput,
 )
+from models.workflow_ids import project_workflow_id
 from settings import load_settings
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary
 from tests.conftest import SEARCH_ATTRIBUTE_KEYS
 from tests.workflows.clock_helpers import application, open_clock, settings_for_test
 from tests.workflows.test_shot_clock_workflow import today
 from worker import WORKFLOW_RUNNER, build_worker, data_converter
-from workflows.project import ProjectWorkflow, project_workflow_id
+from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
 
 HISTORIES = Path(__file__).parent / "histories"

@@ -33,6 +33,7 @@ from models.shot_clock import (
     ShotClockInput,
     TollingAgreementInput,
 )
+from models.workflow_ids import shot_clock_workflow_id
 from rules.kernel.alerts import local_instant
 from rules.shot_clock.engine import compute_json
 from settings import Settings
@@ -40,7 +41,7 @@ from tests.conftest import start_time_skipping_server
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker
 from workflows.clock_common import ONE_RECORD_AT_OPENING
-from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow, workflow_id_for
+from workflows.shot_clock import DEEMED_APPROVAL_RISK, ShotClockWorkflow
 
 RF = NoticeItem("A", "RF emissions compliance report", "CMC 17.44.070(A)")
 PHOTOS = NoticeItem("B", "Photo simulations", "CMC 17.44.070(C)")
@@ -542,7 +543,7 @@ async def test_opening_records_the_clock_and_its_events_in_one_activity(harness:
         handle = await harness.env.client.start_workflow(
             ShotClockWorkflow.run,
             ShotClockInput(application=app, events=events),
-            id=workflow_id_for(app.application_id),
+            id=shot_clock_workflow_id(app.application_id),
             task_queue=harness.task_queue,
         )
     await wait_for(lambda: harness.count(ClockEventRow, app.application_id) == 3, "the events")

@@ -19,8 +19,9 @@ import asyncio
 import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Engine, Table, delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.database import dialect_insert, session_factory
@@ -96,7 +97,8 @@ class LoginThrottle:
 
     def failed(self, email: str, address: str, now: datetime) -> None:
         free = {"account_address": ACCOUNT_ADDRESS_FREE, "address": ADDRESS_FREE}
-        table = LoginThrottleRow.__table__
+        # A mapped class's __table__ is typed as a FromClause; this one is a Table.
+        table = cast(Table, LoginThrottleRow.__table__)
         with self._sessions.begin() as session:
             # Forget counts nobody has added to for a window (keeps the table small).
             session.execute(delete(table).where(table.c.last_failure_at < now - WINDOW))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, or_, select, union_all
+from sqlalchemy import ColumnElement, func, or_, select, union_all
 from sqlalchemy.orm import Session, load_only
 
 from models.conditions import IN_REVIEW, SUBMITTED
@@ -364,7 +364,7 @@ def review_queue(
     session: Session, department: str | None, page: int = 1, size: int = PAGE_SIZE
 ) -> Page:
     """Submitted or in-review conditions, oldest submission first (one department, or all)."""
-    where = [ConditionRow.status.in_(QUEUED)]
+    where: list[ColumnElement[bool]] = [ConditionRow.status.in_(QUEUED)]
     if department:
         where.append(ConditionRow.department_key == department)
     total = session.scalar(select(func.count()).select_from(ConditionRow).where(*where)) or 0
