@@ -42,8 +42,9 @@ def compute(
         Path | None, typer.Argument(help="Timeline JSON file (default: standard input)")
     ] = None,
 ) -> None:
-    """Compute a shot clock (`category` or `batch`, shot-clocks.md section 5) or a permit
-    clock (`rule`, permit-clocks.md section 4) from its JSON timeline."""
+    """Compute a shot clock (`category` or `batch`; docs/how-dates-are-decided.md, "The
+    compute contract") or a permit clock (`rule`; docs/permit-clocks.md) from its JSON
+    timeline."""
     try:
         if file is None or str(file) == "-":
             data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
@@ -352,7 +353,8 @@ def rebase(
     when: DateOpt = None,
 ) -> None:
     """Apply the current rule pack and calendar layers to a running clock (administrator
-    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    only); the ledger records what moved and why (docs/how-dates-are-decided.md, "Frozen
+    rules and rebase")."""
     if not reason.strip():
         raise CliError("--reason: say why the clock is rebased", code=2)
     _record(application_id, "rebase", {"reason": reason, "date": _date_option(when)})

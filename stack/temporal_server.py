@@ -15,7 +15,8 @@ from pathlib import Path
 
 from settings import SEARCH_ATTRIBUTES
 
-# Dynamic config that lets tests skip time per workflow (see ../shared/reference).
+# Dynamic config that lets tests skip time per workflow (the dev server's per-workflow
+# time skipping: a timer fires as soon as nothing else is pending).
 TIME_SKIPPING_ARGS = [
     "--dynamic-config-value",
     "frontend.WorkflowTimeSkippingEnabled=true",

@@ -19,7 +19,8 @@ router = APIRouter()
 
 class TimeLimitsBody(BaseModel):
     conditions: list[dict[str, Any]] = Field(
-        ..., description="conditions with `number` and `time_limits` (conditions.md §8)"
+        ...,
+        description="conditions with `number` and `time_limits` (docs/resolutions.md, Time limits)",
     )
     anchors: dict[str, str] = Field(default_factory=dict, examples=[{"approval": "2024-02-27"}])
 

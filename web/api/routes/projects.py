@@ -27,7 +27,9 @@ class ImportBody(BaseModel):
     applicant_email: str = Field("", description="required for a new project")
     applicant_name: str = ""
     jurisdiction: str = ""
-    resolution: dict[str, Any] = Field(..., description="the parse contract (conditions.md §6)")
+    resolution: dict[str, Any] = Field(
+        ..., description="the parse contract (docs/resolutions.md, What a condition becomes)"
+    )
     corrections: dict[str, dict[str, str]] = Field(
         default_factory=dict,
         description='{"12": {"gates": "building_permit", "time_limits": "none"}}; time limits '

@@ -226,7 +226,8 @@ async def closure(
 @router.post("/applications/{application_id}/rebase", responses=ERRORS)
 async def rebase(request: Request, application_id: str, body: RebaseBody, user: CurrentUser = User):
     """Apply the current rule pack and calendar layers to a running clock (administrator
-    only); the ledger records what moved and why (shot-clocks.md 8.9)."""
+    only); the ledger records what moved and why (docs/how-dates-are-decided.md, "Frozen
+    rules and rebase")."""
     shot_clocks = ctx_of(request).actions.shot_clocks
     return _event_json(await shot_clocks.rebase(user.principal, application_id, body.model_dump()))
 
