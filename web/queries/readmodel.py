@@ -198,8 +198,14 @@ def projects(
     attribute raises rather than loading it row by row)."""
     where = []
     if q:
-        like = f"%{q}%"
-        where.append(or_(Project.project_id.ilike(like), Project.name.ilike(like)))
+        # What was typed, matched literally: `%`, `_` and the escape character `/` are
+        # escaped (ESCAPE '/'), so `q=%` finds names holding a percent sign, not all.
+        where.append(
+            or_(
+                Project.project_id.icontains(q, autoescape=True),
+                Project.name.icontains(q, autoescape=True),
+            )
+        )
     total = session.scalar(select(func.count()).select_from(Project).where(*where)) or 0
     page = _page(page)
     rows = list(

@@ -251,6 +251,14 @@ def test_links_and_reads(browser: Browser, stack: Stackish) -> None:
     assert revoked.status_code == 200 and revoked.json()["state"] == "revoked"
 
     assert browser.api(PM, "GET", "/api/v1/projects?q=" + pid).json()["total"] == 1
+    # `%` and `_` are searched for as typed, not as LIKE's wildcards.
+    underscored = stack.new_project("UNDER_SCORE")
+    for typed, q in (("%", "%25"), ("_", "_")):
+        listed = browser.api(PM, "GET", "/api/v1/projects?q=" + q)
+        assert listed.headers["cache-control"] == "no-store"
+        found = [p["project_id"] + p["name"] for p in listed.json()["items"]]
+        assert all(typed in text for text in found), found
+    assert any(underscored in text for text in found)
     filtered = browser.api(PM, "GET", f"/api/v1/projects/{pid}?department=planning").json()
     assert {c["number"] for c in filtered["conditions"]} == {"2", "3"}
     assert browser.api(PM, "GET", "/api/v1/queues/engineering").status_code == 200
