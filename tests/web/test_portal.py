@@ -40,6 +40,7 @@ def test_applicant_uploads_evidence_and_a_reviewer_clears_it(
     anonymous = browser.as_(None)
     page = anonymous.get(_path(link))
     assert page.status_code == 200
+    assert page.headers["cache-control"] == "no-store"  # the applicant's own data
     owed = page.text.count('data-testid="owed-condition"')
     assert owed == 3  # #1, #2, #5: not the advisory #3 nor the untriggered #4
     assert 'data-number="3"' not in page.text and 'data-number="4"' not in page.text

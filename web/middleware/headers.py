@@ -1,4 +1,5 @@
-"""Every response's security headers, and a URL holding a NUL refused before any route."""
+"""Every response's security headers (no-store on all but the public static files), and a
+URL holding a NUL refused before any route."""
 
 from __future__ import annotations
 
@@ -9,6 +10,16 @@ from fastapi import Request
 from fastapi.responses import PlainTextResponse, Response
 
 CallNext = Callable[[Request], Awaitable[Response]]
+
+# The files served the same to everyone (the stylesheet, the icon, the API explorer's
+# scripts): a browser or proxy may keep them. Every other answer may be a signed-in page,
+# an API answer to a token or an applicant's portal page reached by a link.
+PUBLIC_STATIC_PREFIXES = ("/static/", "/api/docs/assets/")
+PUBLIC_STATIC_PATHS = frozenset({"/favicon.ico"})
+
+
+def is_public_static(path: str) -> bool:
+    return path in PUBLIC_STATIC_PATHS or path.startswith(PUBLIC_STATIC_PREFIXES)
 
 
 async def security_headers(request: Request, call_next: CallNext) -> Response:
@@ -21,6 +32,12 @@ async def security_headers(request: Request, call_next: CallNext) -> Response:
     )
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
+    if not is_public_static(request.url.path):
+        # Nothing a session, a token or a portal link showed is kept on disk by the
+        # browser or by a proxy, nor shown again from the back button after log-out.
+        # Set on every route, not only those that check who is asking: a page that
+        # varies with the session cookie (the log-in page, an error page) is covered too.
+        response.headers["Cache-Control"] = "no-store"
     if request.url.path.startswith("/api/docs"):
         # Swagger UI (served from here, never a CDN) starts with an inline script.
         del response.headers["Content-Security-Policy"]
