@@ -15,9 +15,13 @@ COPY . .
 RUN pip install --no-cache-dir --no-deps -e . \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin clearance \
     && mkdir -p /data \
-    && chown clearance:clearance /data
+    && chown clearance:clearance /data \
+    && chmod 0700 /data
 
 # Never root: the data folder (outbox, evidence uploads, secret key) is the only writable place.
+# A new clearance-data volume starts as this /data: 0700, the app user's alone; `clearance
+# worker` and `clearance web` keep what they write there 0600 (umask 077) and take group
+# and other access away from anything an older release left readable.
 USER clearance
 VOLUME ["/data"]
 # 8000: the web app; 8081: the worker's /healthz and /readyz (CLEARANCE_WORKER_HEALTH_PORT).

@@ -32,9 +32,10 @@ from activities.operator_alerts import OperatorAlerts
 from activities.permit_clock_records import PermitClockRecords
 from activities.project_records import ProjectRecords
 from activities.shot_clock_records import ShotClockRecords
-from models.database import make_engine
+from models.database import make_engine, sqlite_files
 from notices.render import NoticeRenderer
 from operations import payload_visits
+from operations.data_folder import keep_private
 from operations.payload_codec import EncryptionCodec
 from operations.payload_converter import ClearancePayloadConverter
 from operations.structured_logs import configure_logging
@@ -230,6 +231,10 @@ async def main() -> None:
     """
     settings = load_settings()
     configure_logging(settings.log_format, settings.log_level)
+    # The outbox's letters and the data folder's other files: 0600, folders 0700.
+    privacy = keep_private(settings.data_dir, sqlite_files(settings.database_url))
+    if (fixed := privacy.message()) is not None:
+        log.warning(fixed)
     lower_priority(settings.worker_niceness)
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)

@@ -35,10 +35,16 @@ def web(
     """Run the web app (pages, applicant portal, ICS feeds, JSON API) with uvicorn."""
     import uvicorn
 
+    from models.database import sqlite_files
+    from operations.data_folder import keep_private
     from web.app import create_app, warm_up
     from web.auth.security import secret_key
 
     settings = load_settings()
+    # Evidence uploads, import jobs and the secret key: 0600 in a 0700 data folder.
+    privacy = keep_private(settings.data_dir, sqlite_files(settings.database_url))
+    if (fixed := privacy.message()) is not None:
+        console.print(fixed, markup=False, highlight=False)
     host = host or settings.web_host
     port = port or settings.web_port
     processes = workers or settings.web_processes

@@ -82,6 +82,15 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(database).expanduser()
 
 
+def sqlite_files(url: str) -> list[Path]:
+    """A SQLite database's files (the database, its -wal and -shm, the migration lock
+    beside it); none for PostgreSQL or an in-memory database."""
+    database = _sqlite_file(url)
+    if database is None:
+        return []
+    return [database, *(Path(f"{database}{end}") for end in ("-wal", "-shm", ".migrate-lock"))]
+
+
 def make_engine(url: str, migrate: bool = True) -> Engine:
     """Create the engine and bring the schema to head (once per process and URL); for
     SQLite also the file's folder. `migrate=False` only connects (`clearance db current`)."""

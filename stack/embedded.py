@@ -19,6 +19,8 @@ import pendulum
 import uvicorn
 from rich.console import Console
 
+from models.database import sqlite_files
+from operations.data_folder import keep_private
 from rules.kernel.jurisdictions import jurisdiction
 from settings import Settings, load_settings
 from stack.demo import (
@@ -51,7 +53,11 @@ def run_embedded(load_demo: bool = True) -> None:
             f"port {settings.web_port} is in use: set CLEARANCE_WEB_PORT to run the web app "
             "on another port"
         )
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    # Before anything is created: the data folder 0700, every file in it 0600, for this
+    # process and the dev server it starts; an older install's files are fixed now.
+    privacy = keep_private(settings.data_dir, sqlite_files(settings.database_url))
+    if (fixed := privacy.message()) is not None:
+        console.print(fixed, markup=False, highlight=False)
     server = DevServer(
         settings.temporal_db_file,
         port=settings.temporal_port,

@@ -237,6 +237,14 @@ def test_state_lives_in_named_volumes(config: dict[str, Any]) -> None:
         assert "clearance-data" in mounts(app)
 
 
+def test_the_data_volume_is_the_app_users_alone() -> None:
+    # A new named volume copies the image's /data: owned by the app user, mode 0700.
+    dockerfile = (PROJECT_ROOT / "Dockerfile").read_text()
+    assert "chown clearance:clearance /data" in dockerfile
+    assert "chmod 0700 /data" in dockerfile
+    assert re.search(r"^USER clearance$", dockerfile, re.M)
+
+
 def test_the_mail_catcher_is_for_staging_only() -> None:
     result = compose("config", "--profiles")
     assert result.returncode == 0, result.stderr
