@@ -185,6 +185,28 @@ def _flag(name: str, default: str = "false") -> bool:
     return _env(name, default).lower() in ("1", "true", "yes")
 
 
+def _address(name: str, value: str) -> str:
+    """An address setting, normalised (models/addresses.py); a bad one is refused."""
+    from models.addresses import BadAddress, normalise_address
+
+    try:
+        return normalise_address(value, name)
+    except BadAddress as err:
+        raise ValueError(str(err)) from None
+
+
+def _from_address(name: str, value: str) -> str:
+    """The deployment's from-address: one address, with a display name if wanted, and no
+    line break (a development host's, clearance@localhost, is allowed)."""
+    from models.addresses import BadAddress, one_address
+
+    try:
+        one_address(value, name, validate=False)
+    except BadAddress as err:
+        raise ValueError(str(err)) from None
+    return value
+
+
 def load_settings() -> Settings:
     data_dir = Path(_env("CLEARANCE_DATA_DIR", str(PROJECT_ROOT / "var"))).resolve()
     return Settings(
@@ -199,7 +221,9 @@ def load_settings() -> Settings:
         smtp_user=_env("CLEARANCE_SMTP_USER", ""),
         smtp_password=_env("CLEARANCE_SMTP_PASSWORD", ""),
         smtp_starttls=_env("CLEARANCE_SMTP_STARTTLS", "false").lower() in ("1", "true", "yes"),
-        mail_from=_env("CLEARANCE_MAIL_FROM", "Clearance <clearance@localhost>"),
+        mail_from=_from_address(
+            "CLEARANCE_MAIL_FROM", _env("CLEARANCE_MAIL_FROM", "Clearance <clearance@localhost>")
+        ),
         task_queue=_env("CLEARANCE_TASK_QUEUE", TASK_QUEUE),
         web_host=_env("CLEARANCE_WEB_HOST", "127.0.0.1"),
         web_port=int(_env("CLEARANCE_WEB_PORT", "8000")),
@@ -214,7 +238,7 @@ def load_settings() -> Settings:
         log_format=_env("CLEARANCE_LOG_FORMAT", "text"),
         log_level=_env("CLEARANCE_LOG_LEVEL", "INFO"),
         worker_health_port=int(_env("CLEARANCE_WORKER_HEALTH_PORT", "0")),
-        operator_email=_env("CLEARANCE_OPERATOR_EMAIL", ""),
+        operator_email=_address("CLEARANCE_OPERATOR_EMAIL", _env("CLEARANCE_OPERATOR_EMAIL", "")),
         payload_key=_env("CLEARANCE_PAYLOAD_KEY", ""),
         payload_key_id=_env("CLEARANCE_PAYLOAD_KEY_ID", "k1"),
         payload_old_keys=_env("CLEARANCE_PAYLOAD_OLD_KEYS", ""),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from actions.fields import check_addresses
+
 
 @dataclass(frozen=True, kw_only=True)
 class OpenConditionClocks:
@@ -22,3 +24,6 @@ class OpenConditionClocks:
     applicant_name: str = ""
     applicant_email: str = ""
     project_manager_email: str = ""
+
+    def __post_init__(self) -> None:
+        check_addresses(self, "applicant_email", "project_manager_email")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from actions.errors import bad
+from models.addresses import BadAddress, normalise_address
 from rules.kernel.input import TimelineError, parse_date
 
 
@@ -29,3 +30,18 @@ def text_of(value: Any) -> str:
 def required(value: str, name: str, what: str) -> None:
     if not value:
         raise bad(f"{name}: {what}")
+
+
+def check_address(value: Any, name: str, required: bool = False) -> str:
+    """One e-mail address, normalised (models/addresses.py), or "" when empty and not
+    required: "<name>: '<value>' is not a valid e-mail address (<reason>)"."""
+    try:
+        return normalise_address(value, name, required=required)
+    except BadAddress as err:
+        raise bad(str(err)) from None
+
+
+def check_addresses(request: object, *names: str) -> None:
+    """Normalise a frozen request's address fields in place (in __post_init__)."""
+    for name in names:
+        object.__setattr__(request, name, check_address(getattr(request, name), name))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from actions.fields import check_addresses
+
 
 @dataclass(frozen=True, kw_only=True)
 class OpenPermitClock:
@@ -29,6 +31,9 @@ class OpenPermitClock:
     condition_number: str = ""
     project_manager_email: str = ""
     reminder_offsets: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        check_addresses(self, "applicant_email", "staff_email", "project_manager_email")
 
 
 @dataclass(frozen=True, kw_only=True)

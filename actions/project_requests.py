@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from actions.errors import ActionFailed, bad
-from actions.fields import check_date, required, text_of
+from actions.fields import check_address, check_addresses, check_date, required, text_of
 from models.conditions import (
     Actor,
     ConditionSpec,
@@ -152,8 +152,10 @@ class ImportProject:
         if not self.existing:
             required(text_of(self.name), "name", "give the project a name")
             for name in ("project_manager_email", "applicant_email"):
-                if not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", text_of(getattr(self, name))):
-                    raise bad(f"{name}: give an e-mail address")
+                address = check_address(getattr(self, name), name, required=True)
+                object.__setattr__(self, name, address)
+        else:
+            check_addresses(self, "project_manager_email", "applicant_email")
         prefix = text_of(self.prefix)
         if prefix and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]{0,9}", prefix):
             raise bad("prefix: up to 10 letters, digits, '.' or '-' (e.g. A-)")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from actions.errors import ActionFailed, bad
-from actions.fields import check_date, required, text_of
+from actions.fields import check_address, check_addresses, check_date, required, text_of
 from models.shot_clock import (
     ApplicantNoticeInput,
     DecisionInput,
@@ -116,15 +116,12 @@ class OpenShotClock:
                 f"application_id: letters, digits, '.', '_' and '-' only (up to 64), not {app_id!r}"
             )
         object.__setattr__(self, "application_id", app_id)
-        planner = text_of(self.planner_email)
-        if "@" not in planner:
+        if not text_of(self.planner_email):
             raise bad("planner_email: give the planner's e-mail address (reminders go there)")
-        object.__setattr__(self, "planner_email", planner)
-        for name in ("applicant_email", "supervisor_email", "attorney_email"):
-            value = text_of(getattr(self, name))
-            if value and "@" not in value:
-                raise bad(f"{name}: {value!r} is not an e-mail address")
-            object.__setattr__(self, name, value)
+        object.__setattr__(
+            self, "planner_email", check_address(self.planner_email, "planner_email")
+        )
+        check_addresses(self, "applicant_email", "supervisor_email", "attorney_email")
         category = text_of(self.category) or None
         batch = [text_of(b) for b in self.batch or [] if text_of(b)]
         if (category is None) == (not batch):

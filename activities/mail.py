@@ -18,10 +18,11 @@ from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.utils import format_datetime, formataddr, getaddresses
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Protocol, cast
 
+from models.addresses import recipient, sender
 from notices.letter import RenderedNotice
 from settings import Settings
 
@@ -74,8 +75,11 @@ def _header_text(value: str) -> str:
 
 
 def _address_list(values: list[str]) -> str:
-    """Addresses as a header: display names that are not ASCII as RFC 2047 words."""
-    return ", ".join(formataddr(pair, "utf-8") for pair in getaddresses(values))
+    """Addresses as a header, built from parsed (name, address) pairs: display names
+    that are not ASCII as RFC 2047 words. Each value must be exactly one valid address
+    (models/addresses.recipient, cached): a value with a line break or a second address
+    raises BadAddress, so no stored value can add a header or a recipient."""
+    return ", ".join(formataddr(recipient(value), "utf-8") for value in values)
 
 
 def _text_part(body: str, subtype: str) -> MIMEText:
@@ -95,8 +99,10 @@ def build_message(
     cc: list[str],
     date: datetime | None = None,
 ) -> Message:
+    """The notice's message. Raises BadAddress (one line, naming the value) when a
+    recipient or the from-address is not exactly one valid e-mail address."""
     msg = MIMEMultipart("alternative", policy=NOTICE_POLICY)
-    msg["From"] = _address_list([mail_from])
+    msg["From"] = formataddr(sender(mail_from), "utf-8")
     if to:
         msg["To"] = _address_list(to)
     if cc:

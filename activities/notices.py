@@ -16,6 +16,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
 from activities.operator_alerts import OperatorAlerts
+from models.addresses import BadAddress
 from models.conditions import ProjectNoticeRequest
 from models.permit_clock import PermitNoticeRequest
 from models.schema import Notice
@@ -188,7 +189,14 @@ class NoticeActivities:
                 raise ApplicationError(
                     str(err), type="InvalidNoticeDetails", non_retryable=True
                 ) from err
-            msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
+            refused = ""
+            try:
+                msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
+            except BadAddress as err:
+                # A row stored before addresses were validated: never send it (a line break
+                # would add a header or a recipient). The notice is recorded as failed with
+                # the reason, keeping the addresses as stored, and an operator is alerted.
+                refused = f"BadAddress: {err}"
 
             pending: dict[str, Any] = {
                 "application_id": subject_id,
@@ -199,7 +207,7 @@ class NoticeActivities:
                 "message_id": message_id_for(key),
                 "body_text": rendered.text,
                 "body_html": rendered.html,
-                "delivery_state": PENDING,
+                "delivery_state": FAILED if refused else PENDING,
                 "transport": self._transport.name,
             }
             attempts = 1 if row is None else (row.attempts or 0) + 1
@@ -211,9 +219,13 @@ class NoticeActivities:
                 conn.execute(
                     _MARK_PENDING, {"p_key": key, **{f"p_{c}": pending[c] for c in pending}}
                 )
+            if refused:
+                conn.execute(_MARK_FAILED, {"p_key": key, "p_last_error": refused})
             # An operator alert is raised only after a failed attempt: the first has none.
             may_have_alert = attempts > 1
 
+        if refused:
+            return self._refuse(key, kind, subject_id, refused)
         try:
             location = self._transport.deliver(msg)
         except Exception as err:
@@ -250,3 +262,17 @@ class NoticeActivities:
         if self._after_delivery is not None:
             self._after_delivery(req)
         return NoticeReceipt(key, True, False, self._transport.name, location[:500])
+
+    def _refuse(self, key: str, kind: str, subject_id: str, reason: str) -> NoticeReceipt:
+        """A notice that must not be sent as stored (a recipient that is not one valid
+        address): logged, alerted to the operator at once, and answered as not delivered,
+        so the clock goes on and the notices row shows why (delivery_state `failed`)."""
+        logger.error("notice %s (%s) for %s not sent: %s", key, kind, subject_id, reason)
+        if self._operator_alerts is not None:
+            try:
+                self._operator_alerts.notice_refused(
+                    notice_key=key, kind=kind, subject_id=subject_id, error=reason
+                )
+            except Exception:
+                logger.exception("could not raise the operator alert for %s", key)
+        return NoticeReceipt(key, False, False, self._transport.name, "")

@@ -27,6 +27,18 @@ log = logging.getLogger("clearance.operator")
 
 MAIL_FAILING = "mail_failing"
 
+MAIL_SERVER_ADVICE = (
+    "What to do: check the mail server named by CLEARANCE_SMTP_HOST (reachable, "
+    "accepting mail from this host, credentials). Notices are not lost: each one "
+    "is retried until it is accepted, and `operator_alerts` shows when it was."
+)
+BAD_ADDRESS_ADVICE = (
+    "What to do: the address was stored before Clearance validated addresses. This "
+    "letter was not sent and is not retried: send it by other means if it is still owed, "
+    "and correct the stored address. The notices table keeps the addresses as stored and "
+    "the reason the letter was refused."
+)
+
 
 def alert_key_for(notice_key: str) -> str:
     return f"{MAIL_FAILING}:{notice_key}"
@@ -58,20 +70,32 @@ class OperatorAlerts:
         """Raise the alert if this failure crosses the threshold; True when raised now."""
         if attempts < self.after_attempts:
             return False
-        key = alert_key_for(notice_key)
-        with self._sessions() as session:
-            if session.get(OperatorAlert, key) is not None:
-                return False  # raised already, by this or an earlier attempt
         message = (
             f"Notice {notice_key} ({kind}) for {subject_id} has failed delivery "
             f"{attempts} times; last error: {error}. It keeps retrying and will be "
             "delivered once the mail server accepts it."
         )
+        return self._raise(notice_key, message, MAIL_SERVER_ADVICE, attempts=attempts)
+
+    def notice_refused(self, *, notice_key: str, kind: str, subject_id: str, error: str) -> bool:
+        """A notice that will not be sent as stored (a recipient that is not one valid
+        e-mail address): alerted at once, by the notice's key; True when raised now."""
+        message = (
+            f"Notice {notice_key} ({kind}) for {subject_id} was not sent: {error}. "
+            "It is recorded as failed in the notices table."
+        )
+        return self._raise(notice_key, message, BAD_ADDRESS_ADVICE, attempts=1)
+
+    def _raise(self, notice_key: str, message: str, advice: str, *, attempts: int) -> bool:
+        key = alert_key_for(notice_key)
+        with self._sessions() as session:
+            if session.get(OperatorAlert, key) is not None:
+                return False  # raised already, by this or an earlier attempt
         now = datetime.now(UTC)
         location = ""
         if self.operator_email:
             # The outbox file is named after the alert key: a retried write replaces it.
-            location = self._outbox.deliver(self._message(key, message, now))
+            location = self._outbox.deliver(self._message(key, message, advice, now))
         with self._sessions.begin() as session:
             if session.get(OperatorAlert, key) is not None:
                 return False
@@ -113,7 +137,7 @@ class OperatorAlerts:
             extra={"alert_key": key, "notice_key": notice_key},
         )
 
-    def _message(self, key: str, text: str, now: datetime) -> EmailMessage:
+    def _message(self, key: str, text: str, advice: str, now: datetime) -> EmailMessage:
         msg = EmailMessage(policy=MAIL_POLICY)
         msg["From"] = self._mail_from
         msg["To"] = self.operator_email
@@ -121,10 +145,5 @@ class OperatorAlerts:
         msg["Date"] = format_datetime(now)
         msg["Message-ID"] = message_id_for(key)
         msg[NOTICE_KEY_HEADER] = key
-        msg.set_content(
-            f"{text}\n\n"
-            "What to do: check the mail server named by CLEARANCE_SMTP_HOST (reachable, "
-            "accepting mail from this host, credentials). Notices are not lost: each one "
-            "is retried until it is accepted, and `operator_alerts` shows when it was.\n"
-        )
+        msg.set_content(f"{text}\n\n{advice}\n")
         return msg

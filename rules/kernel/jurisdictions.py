@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 
+from models.addresses import BadAddress, normalise_address
 from rules.kernel.calendars import CalendarLayers, jurisdiction_layers
 from rules.kernel.holidays import HolidayRegime, parse_layer
 
@@ -50,8 +51,18 @@ class Jurisdiction:
         return jurisdiction_layers(self.state, self.adopted_holidays, days)
 
 
+def _address(path: Path, where: str, value: object) -> str:
+    """A contact's address, normalised; a bad one refuses the file with a one-line error
+    naming it and the field."""
+    try:
+        return normalise_address(value, where)
+    except BadAddress as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
 def _load_jurisdiction(path: Path) -> Jurisdiction:
     raw = json.loads(path.read_text(encoding="utf-8"))
+    contacts = raw["contacts"]
     return Jurisdiction(
         key=raw["key"],
         name=raw["name"],
@@ -59,11 +70,14 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         time_zone=raw["time_zone"],
         rule_pack=raw["rule_pack"],
         local_closures=tuple(raw.get("local_closures", [])),
-        supervisor_email=raw["contacts"]["supervisor_email"],
-        attorney_email=raw["contacts"]["attorney_email"],
+        supervisor_email=_address(path, "contacts.supervisor_email", contacts["supervisor_email"]),
+        attorney_email=_address(path, "contacts.attorney_email", contacts["attorney_email"]),
         departments=MappingProxyType(
             {
-                key: (value["reviewer_email"], value["head_email"])
+                key: (
+                    _address(path, f"departments.{key}.reviewer_email", value["reviewer_email"]),
+                    _address(path, f"departments.{key}.head_email", value["head_email"]),
+                )
                 for key, value in raw.get("departments", {}).items()
             }
         ),
@@ -77,7 +91,7 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         reminder_offsets=tuple(
             sorted({int(d) for d in raw.get("reminder_offsets", (30, 14, 7, 3, 1))}, reverse=True)
         ),
-        planner_email=raw["contacts"].get("planner_email", ""),
+        planner_email=_address(path, "contacts.planner_email", contacts.get("planner_email")),
         default=bool(raw.get("default", False)),
     )
 

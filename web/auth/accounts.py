@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from models.addresses import BadAddress, normalise_address
 from models.database import session_factory
 from models.schema import (
     ApiToken,
@@ -107,9 +108,10 @@ class Accounts:
         display_name: str = "",
         replace: bool = False,
     ) -> CurrentUser:
-        email = email.strip().lower()
-        if "@" not in email:
-            raise AccountError(f"{email!r} is not an e-mail address")
+        try:  # a user's address is kept all in lower case: it is the login
+            email = normalise_address(email, "email", required=True).lower()
+        except BadAddress as err:
+            raise AccountError(str(err)) from None
         if role not in STAFF_ROLES:
             raise AccountError(f"unknown role {role!r}; roles: {', '.join(STAFF_ROLES)}")
         if role == "department_reviewer" and not department:
@@ -339,6 +341,10 @@ class Accounts:
             raise AccountError("a link is for a project or an application")
         if days <= 0:
             raise AccountError("a link must be valid for at least one day")
+        try:
+            email = normalise_address(email, "email")
+        except BadAddress as err:
+            raise AccountError(str(err)) from None
         with self._sessions.begin() as session:
             model = Project if scope == "project" else Application
             if session.get(model, scope_id) is None:
