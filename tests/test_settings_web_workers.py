@@ -44,3 +44,19 @@ def test_activity_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("CLEARANCE_ACTIVITY_THREADS", raw)
         with pytest.raises(ValueError, match=f"CLEARANCE_ACTIVITY_THREADS .*{raw!r}"):
             load_settings()
+
+
+def test_address_settings_are_validated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLEARANCE_OPERATOR_EMAIL", "Ops@City.EXAMPLE")
+    monkeypatch.delenv("CLEARANCE_MAIL_FROM", raising=False)
+    settings = load_settings()
+    assert settings.operator_email == "Ops@city.example"
+    assert settings.mail_from == "Clearance <clearance@localhost>"
+
+    monkeypatch.setenv("CLEARANCE_OPERATOR_EMAIL", "ops@city.example\r\nBcc: x@y.example")
+    with pytest.raises(ValueError, match="^CLEARANCE_OPERATOR_EMAIL: .* not a valid e-mail"):
+        load_settings()
+    monkeypatch.setenv("CLEARANCE_OPERATOR_EMAIL", "")
+    monkeypatch.setenv("CLEARANCE_MAIL_FROM", "Clearance <c@city.example>\nBcc: x@y.example")
+    with pytest.raises(ValueError, match="^CLEARANCE_MAIL_FROM: .* line break"):
+        load_settings()

@@ -328,3 +328,13 @@ def test_no_web_app_reachable_is_one_clear_line(tmp_path: Path) -> None:
     ):
         result = clearance(*args, env=env)
         assert_one_line_error(result, 1, f"cannot reach the web app at {url}")
+
+
+def test_open_with_an_injected_address_is_one_line_exit_2(stack: Stack) -> None:
+    app_id = new_id("INJ")
+    result = stack.run(
+        "clock", "open", "--id", app_id, "--category", "macro_collocation",
+        "--planner", PLANNER, "--applicant-email", "a@b.example\r\nBcc: x@y.example",
+    )  # fmt: skip
+    assert_one_line_error(result, 2, "applicant_email", "is not a valid e-mail address")
+    assert stack.run("clock", "show", app_id).returncode != 0  # nothing was opened

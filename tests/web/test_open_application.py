@@ -97,3 +97,32 @@ def test_only_planning_staff_may_open(browser: Browser) -> None:
     assert 'data-testid="open-application"' not in client.get("/applications").text
     refused = client.get("/applications/new")
     assert refused.status_code == 403 and "may not open a wireless application" in refused.text
+
+
+INJECTION = "a@b.example\r\nBcc: x@y.example"
+
+
+def test_an_address_that_would_add_a_recipient_is_refused_and_nothing_is_stored(
+    browser: Browser,
+) -> None:
+    client = browser.as_(MANAGER)
+    app_id = f"WEB-{uuid.uuid4().hex[:8]}"
+    refused = client.post(
+        "/applications/new",
+        data=form(browser, application_id=app_id, applicant_email=INJECTION),
+    )
+    assert refused.status_code == 400
+    assert 'data-testid="flash-error"' in refused.text
+    assert "applicant_email:" in refused.text and "is not a valid e-mail address" in refused.text
+    assert not stored(browser, app_id)
+
+
+def test_an_address_is_stored_normalised(browser: Browser) -> None:
+    client = browser.as_(MANAGER)
+    fields = form(browser, applicant_email="  SiteAcq@Carrier.EXAMPLE ")
+    response = client.post("/applications/new", data=fields, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    app_id = fields["application_id"]
+    summary = browser.api(MANAGER, "GET", f"/api/v1/applications/{app_id}/summary").json()
+    # The domain in lower case, the local part as given (email-validator's normal form).
+    assert summary["application"]["contacts"]["applicant_email"] == "SiteAcq@carrier.example"

@@ -103,3 +103,16 @@ def test_clearance_web_serves_and_stops(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=20)
     assert f"http://127.0.0.1:{port}" in process.stdout.read().decode()  # type: ignore[union-attr]
+
+
+def test_a_users_address_is_validated(tmp_path: Path) -> None:
+    env = clean_env({"CLEARANCE_DATA_DIR": str(tmp_path / "var")})
+    assert_one_line_error(
+        clearance(
+            "users", "add", "x@city.example\r\nBcc: y@city.example", "--role", "admin",
+            "--password", "a long and unusual passphrase", env=env,
+        ),
+        2,
+        "email:",
+        "is not a valid e-mail address",
+    )  # fmt: skip

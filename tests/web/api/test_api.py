@@ -337,3 +337,60 @@ def test_a_nul_in_the_url_is_bad_input_not_a_server_error(browser: Browser) -> N
         response = browser.api(PM, "GET", url)
         assert response.status_code == 400, url
         assert "NUL" in response.text
+
+
+INJECTION = "a@b.example\r\nBcc: x@y.example"
+
+
+def test_an_address_that_would_add_a_recipient_is_refused_naming_the_field(
+    browser: Browser, stack: Stackish
+) -> None:
+    """The shot clock, a permit clock, a project's import and an applicant link: each
+    answers 400 naming the field, and nothing is opened."""
+    app_id = f"API-ADDR-{city_today().toordinal()}"
+    opened = browser.api(
+        MANAGER,
+        "POST",
+        "/api/v1/applications",
+        {
+            "application_id": app_id,
+            "planner_email": "planner@cotati.example",
+            "category": "macro_collocation",
+            "applicant_email": INJECTION,
+        },
+    )
+    assert opened.status_code == 400, opened.text
+    error = opened.json()["error"]
+    assert error.startswith("applicant_email: ") and "is not a valid e-mail address" in error
+    assert "\n" not in error
+    summary = browser.api(MANAGER, "GET", f"/api/v1/applications/{app_id}/summary")
+    assert summary.status_code == 404
+
+    planner = browser.api(
+        MANAGER,
+        "POST",
+        "/api/v1/applications",
+        {"application_id": app_id, "planner_email": INJECTION, "category": "macro_collocation"},
+    )
+    assert planner.status_code == 400 and planner.json()["error"].startswith("planner_email: ")
+
+    permit = browser.api(
+        PM,
+        "POST",
+        "/api/v1/permits",
+        {
+            "clock_id": f"BP-ADDR-{city_today().toordinal()}",
+            "rule": "building_permit_expiry",
+            "jurisdiction": "cotati",
+            "events": [{"type": "approved", "date": city_today().isoformat()}],
+            "applicant_email": INJECTION,
+        },
+    )
+    assert permit.status_code == 400, permit.text
+    assert permit.json()["error"].startswith("applicant_email: ")
+
+    pid = stack.new_project()
+    link = browser.api(
+        PM, "POST", "/api/v1/links", {"scope": "project", "scope_id": pid, "email": INJECTION}
+    )
+    assert link.status_code == 400 and link.json()["error"].startswith("email: ")
