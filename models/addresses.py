@@ -52,7 +52,7 @@ def normalise_address(value: object, field: str, *, required: bool = False) -> s
 
 def one_address(value: str, field: str = "", *, validate: bool = True) -> tuple[str, str]:
     """(display name, address) of a value that is exactly one address, optionally with a
-    display name ("City of Cotati <clerk@cotati.example>"). Raises BadAddress for a CR,
+    display name ("City Clerk <clerk@city.example>"). Raises BadAddress for a CR,
     LF or NUL, several addresses or none, and (with `validate`) an address
     email-validator refuses. `validate=False` is for the deployment's own from-address,
     which may be a development host's (clearance@localhost)."""
