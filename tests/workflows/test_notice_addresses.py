@@ -1,7 +1,6 @@
 """A clock whose applicant address was stored before addresses were validated (with a line
 break and a Bcc header in it) goes on: the letter to that address is refused and recorded
-as failed, never sent, and the clock still takes the next event and sends the next
-letter's reminders to its valid contacts."""
+as failed, never sent, and the clock still takes the next event."""
 
 from __future__ import annotations
 
