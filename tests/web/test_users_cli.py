@@ -18,7 +18,7 @@ def test_users_commands(tmp_path: Path) -> None:
         "--department",
         "fire",
         "--password",
-        "long enough",
+        "long enough password",
         env=env,
     )
     assert added.returncode == 0, added
@@ -31,7 +31,7 @@ def test_users_commands(tmp_path: Path) -> None:
             "--role",
             "wizard",
             "--password",
-            "long enough",
+            "long enough password",
             env=env,
         ),
         2,
@@ -42,7 +42,7 @@ def test_users_commands(tmp_path: Path) -> None:
             "users", "add", "y@city.example", "--role", "admin", "--password", "short", env=env
         ),
         2,
-        "at least 8 characters",
+        "at least 12 characters",
     )
     assert_one_line_error(
         clearance(
@@ -52,7 +52,7 @@ def test_users_commands(tmp_path: Path) -> None:
             "--role",
             "admin",
             "--password",
-            "long enough",
+            "long enough password",
             env=env,
         ),
         2,

@@ -24,6 +24,7 @@ from models.schema import (
 )
 from rules.access import STAFF_ROLES, Principal
 from rules.conditions.lifecycle import DEPARTMENTS
+from web.auth.passwords import WeakPassword, check_password
 from web.auth.security import hash_password, new_token, token_hash, verify_password
 
 SESSION_DAYS = 7
@@ -64,10 +65,12 @@ class SessionInfo:
     csrf_token: str
 
 
-def _hashed(password: str) -> str:
+def _hashed(password: str, *user_inputs: str) -> str:
+    """The hash of a new password, if the policy (web/auth/passwords.py) accepts it."""
     try:
+        check_password(password, user_inputs)
         return hash_password(password)
-    except ValueError as err:
+    except (WeakPassword, ValueError) as err:
         raise AccountError(str(err)) from None
 
 
@@ -118,7 +121,7 @@ class Accounts:
             raise AccountError(
                 f"unknown department {department!r}; departments: {', '.join(DEPARTMENTS)}"
             )
-        hashed = _hashed(password)
+        hashed = _hashed(password, email, display_name)
         with self._sessions.begin() as session:
             user = session.scalar(select(User).where(User.email == email))
             if user is not None and not replace:
@@ -165,17 +168,16 @@ class Accounts:
                 raise AccountError("the current password is not right")
             if new == current:
                 raise AccountError("the new password is the same as the current one")
-            user.password_hash = _hashed(new)
+            user.password_hash = _hashed(new, user.email, user.display_name)
             _end_sessions(session, user.id)
 
     def reset_password(self, email: str, new: str) -> None:
         """An administrator's reset: every session of the user ends."""
-        hashed = _hashed(new)
         with self._sessions.begin() as session:
             user = session.scalar(select(User).where(User.email == email.strip().lower()))
             if user is None:
                 raise AccountError(f"no user {email}")
-            user.password_hash = hashed
+            user.password_hash = _hashed(new, user.email, user.display_name)
             _end_sessions(session, user.id)
 
     def authenticate(self, email: str, password: str) -> CurrentUser | None:
