@@ -58,6 +58,21 @@ def test_users_commands(tmp_path: Path) -> None:
         2,
         "already exists",
     )
+    assert_one_line_error(
+        clearance(
+            "users", "add", "z@city.example", "--role", "admin", "--password", "password1234",
+            env=env,
+        ),
+        2,
+        "too easy to guess: This is a very common password",
+    )  # fmt: skip
+    assert_one_line_error(
+        clearance(
+            "users", "password", "reviewer@city.example", "--password", "password1234", env=env
+        ),
+        2,
+        "too easy to guess",
+    )
     listed = clearance("users", "list", env=env)
     assert "reviewer@city.example" in listed.stdout and "fire" in listed.stdout
     token = clearance("users", "token", "reviewer@city.example", env=env)

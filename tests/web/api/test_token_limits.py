@@ -182,3 +182,33 @@ def test_disabling_the_account_revokes_every_token(settings: Settings) -> None:
         # Enabling it again does not bring the tokens back.
         accounts(settings).set_active(USER, True)
         assert not works(client, token)
+
+
+def test_the_tokens_page_makes_a_90_day_token_unless_told(settings: Settings) -> None:
+    with standalone_client(settings) as client:
+        log_in(client, USER)
+        page = client.get("/me/tokens")
+        assert '<option value="90" selected>90 days</option>' in page.text
+        made = client.post(
+            "/me/tokens", data={"csrf_token": csrf_of(page.text), "label": "workstation"}
+        )
+        assert made.status_code == 201
+        row = next(r for r in made.text.split("<tr") if "workstation" in r)
+        assert f"{now() + timedelta(days=90):%Y-%m-%d}" in row and ">act<" in row
+        read = client.post(
+            "/me/tokens",
+            data={
+                "csrf_token": csrf_of(page.text),
+                "label": "nightly-reader",
+                "scope": "read",
+                "days": "7",
+            },
+        )
+        row = next(r for r in read.text.split("<tr") if "nightly-reader" in r)
+        assert f"{now() + timedelta(days=7):%Y-%m-%d}" in row and ">read<" in row
+        never = client.post(
+            "/me/tokens",
+            data={"csrf_token": csrf_of(page.text), "label": "forever", "days": "0"},
+        )
+        assert "No token made: a token expires after 7, 30, 90, 365 days, not 0." in never.text
+        assert "forever" not in client.get("/me/tokens").text
