@@ -108,8 +108,11 @@ def _error(response: httpx.Response, url: str) -> CliError:
         message = response.text.strip()[:300] or response.reason_phrase
     status = response.status_code
     if status == 401:
+        if "clearance login" in message:  # the API said why (expired, revoked when...)
+            return CliError(f"{message} ({url})")
         return CliError(
-            f"{message} ({url}): your token is missing, revoked or unknown; run `clearance login`"
+            f"{message} ({url}): your token is missing, revoked, expired or unknown; "
+            "run `clearance login`"
         )
     if status in (400, 422):
         return CliError(_unprocessable(response) if status == 422 else message, code=2)

@@ -30,14 +30,23 @@ def login(
     password_stdin: Annotated[
         bool, typer.Option("--password-stdin", help="Read the password from standard input")
     ] = False,
+    scope: Annotated[
+        str, typer.Option(help="With --email: the token's scope, read (only reads) or act")
+    ] = "act",
+    days: Annotated[
+        int, typer.Option(help="With --email: days until the token expires (7, 30, 90, 365)")
+    ] = 90,
 ) -> None:
-    """Save the web app's address and your personal access token for the staff commands."""
+    """Save the web app's address and your personal access token for the staff commands.
+    With --email, the token made expires after --days (90) with the --scope given (act);
+    it is revoked when your password is changed or reset: then log in again."""
     settings = load_settings()
     path = config_path(settings)
     saved = read_config(path)
     base = (url or settings.api_url or saved.get("url") or local_url(settings)).rstrip("/")
     if (token is None) == (email is None):
         raise CliError("give --token TOKEN (from the web app) or --email EMAIL", code=2)
+    expires = ""
     if email is not None:
         if password_stdin:
             password = sys.stdin.readline().rstrip("\n")
@@ -45,12 +54,20 @@ def login(
             password = getpass.getpass(f"Password for {email}: ")
         else:
             raise CliError("no terminal to ask the password: use --password-stdin", code=2)
-        made = Api(base, "").call("POST", "/tokens", {"email": email, "password": password})
+        made = Api(base, "").call(
+            "POST",
+            "/tokens",
+            {"email": email, "password": password, "scope": scope, "days": days},
+        )
         token = str(made["token"])
+        expires = str(made.get("expires_at", ""))[:10]
     assert token is not None
     me = Api(base, token).call("GET", "/me")
     write_config(path, {"url": base, "token": token, "email": me["email"]})
-    console.print(f"logged in to {base} as {me['email']} ({me['role']}); token saved in {path}")
+    limits = f"; it expires on {expires} ({scope} scope)" if email is not None else ""
+    console.print(
+        f"logged in to {base} as {me['email']} ({me['role']}); token saved in {path}{limits}"
+    )
 
 
 def logout() -> None:

@@ -154,12 +154,15 @@ def disable(email: Annotated[str, typer.Argument()]) -> None:
 def token(
     email: Annotated[str, typer.Argument()],
     label: Annotated[str, typer.Option(help="What the token is for")] = "",
+    scope: Annotated[str, typer.Option(help="read (only reads) or act (reads and acts)")] = "act",
+    days: Annotated[int, typer.Option(help="Days until it expires: 7, 30, 90 or 365")] = 90,
 ) -> None:
-    """Make an API token for a user (Authorization: Bearer ...); shown once."""
+    """Make an API token for a user (Authorization: Bearer ...); shown once. It expires
+    after --days and is revoked when the user's password is changed or reset."""
     from web.auth.accounts import AccountError
 
     try:
-        value = _accounts().new_api_token(email, label)
+        value = _accounts().new_api_token(email, label, scope, days)
     except AccountError as err:
         raise CliError(str(err), code=2) from None
     console.print(value, markup=False, highlight=False, soft_wrap=True)

@@ -267,7 +267,9 @@ class LoginThrottleRow(Base):
 
 
 class ApiToken(Base):
-    """A bearer token for the JSON API, acting as its user."""
+    """A bearer token for the JSON API, acting as its user within its scope (read: only
+    reads; act: reads and actions) until it expires or is revoked (by its owner, or when
+    the owner's password is changed or reset or the account disabled: revoked_reason)."""
 
     __tablename__ = "api_tokens"
 
@@ -276,6 +278,10 @@ class ApiToken(Base):
     label: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    scope: Mapped[str] = mapped_column(String(10), default="act")  # read | act
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_reason: Mapped[str] = mapped_column(String(40), default="")
 
 
 class ApplicantLink(Base):

@@ -31,7 +31,7 @@ from web.auth.accounts import Accounts
 from web.auth.login_throttle import LoginThrottle
 from web.auth.security import Signer, secret_key
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
-from web.deps import CsrfRefused, LoginRequired, optional_session
+from web.deps import CsrfRefused, LoginRequired, ScopeRefused, optional_session
 from web.middleware.body_limit import BodyLimit
 from web.middleware.headers import refuse_nul_in_url, security_headers
 from web.uploads.resolution_import import ImportJobs
@@ -174,10 +174,13 @@ def _page(request: Request, status: int, title: str, message: str) -> HTMLRespon
 
 def _install_handlers(app: FastAPI) -> None:
     @app.exception_handler(LoginRequired)
-    async def login_required(request: Request, _: LoginRequired) -> Response:
+    async def login_required(request: Request, err: LoginRequired) -> Response:
         if _wants_json(request):
             return JSONResponse(
-                {"error": "log in first: send the session cookie or Authorization: Bearer"},
+                {
+                    "error": err.message
+                    or "log in first: send the session cookie or Authorization: Bearer"
+                },
                 status_code=401,
             )
         target = request.url.path
@@ -186,6 +189,10 @@ def _install_handlers(app: FastAPI) -> None:
         from urllib.parse import quote
 
         return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+
+    @app.exception_handler(ScopeRefused)
+    async def scope_refused(request: Request, err: ScopeRefused) -> Response:
+        return JSONResponse({"error": err.message}, status_code=403)
 
     @app.exception_handler(CsrfRefused)
     async def csrf_refused(request: Request, _: CsrfRefused) -> Response:

@@ -14,7 +14,25 @@ from web.context import SESSION_COOKIE, ctx_of
 
 
 class LoginRequired(Exception):
-    """No valid session: pages redirect to the log-in page, the API answers 401."""
+    """No valid session: pages redirect to the log-in page, the API answers 401 (with the
+    message, when there is one: why a token was refused)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ScopeRefused(Exception):
+    """A token without the scope the request needs: the API answers 403 naming it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
+# POSTs that only read: a preview renders a notice and records nothing.
+READ_POST_SUFFIXES = ("/preview",)
 
 
 class CsrfRefused(Exception):
@@ -51,18 +69,29 @@ def api_user(request: Request) -> CurrentUser:
     ctx = ctx_of(request)
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        user = ctx.accounts.user_for_api_token(header[7:].strip())
-        if user is None:
-            raise LoginRequired()
-        return user
+        use = ctx.accounts.use_api_token(header[7:].strip())
+        if use.user is None:
+            raise LoginRequired(use.refused)
+        if use.scope != "act" and not _reads_only(request):
+            raise ScopeRefused(
+                f"this token has the {use.scope} scope and cannot act: acting needs a token "
+                "with the act scope"
+            )
+        return use.user
     session = optional_session(request)
     if session is None:
         raise LoginRequired()
-    if request.method not in ("GET", "HEAD", "OPTIONS"):
+    if request.method not in READ_METHODS:
         given = request.headers.get("x-csrf-token", "")
         if not hmac.compare_digest(given, session.csrf_token):
             raise CsrfRefused()
     return session.user
+
+
+def _reads_only(request: Request) -> bool:
+    if request.method in READ_METHODS:
+        return True
+    return request.method == "POST" and request.url.path.endswith(READ_POST_SUFFIXES)
 
 
 def principal(user: CurrentUser) -> Principal:

@@ -10,6 +10,7 @@ import re
 import stat
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -71,7 +72,7 @@ def test_a_staff_command_without_a_token_is_refused(stack: Stack, tmp_path: Path
     # A made-up token is refused by the web app, and nothing was opened either way.
     forged = dict(cli.env, CLEARANCE_API_TOKEN="not-a-real-token")
     result = Stack(forged, cli.data_dir, cli.worker_log, cli.server_log).run(*open_args(app_id))
-    assert_one_line_error(result, 1, "revoked or unknown")
+    assert_one_line_error(result, 1, "that token is not valid", "clearance login")
     assert not exists(stack, app_id)
     # The pure computation needs no token.
     computed = cli.run(
@@ -162,7 +163,7 @@ def test_tokens_are_made_and_revoked_in_the_web_app(stack: Stack, tmp_path: Path
     assert revoked.status_code == 303
     assert f'data-token="{token_id}" data-state="revoked"' in client.get("/me/tokens").text
     result = cli.run("clock", "withdraw", app_id)
-    assert_one_line_error(result, 1, "revoked or unknown", "clearance login")
+    assert_one_line_error(result, 1, "that token was revoked by you", "clearance login")
     assert stack.show_json(app_id)["status"] == "running"
     # Another user's token cannot be revoked from this account's page.
     other = client.post(f"/me/tokens/{'0' * 16}/revoke", data={"csrf_token": csrf})
@@ -184,4 +185,28 @@ def test_login_with_a_password_then_logout_revokes(stack: Stack, tmp_path: Path)
     assert not config.exists()
     again = dict(cli.env, CLEARANCE_API_TOKEN=secret[1])
     result = Stack(again, cli.data_dir, cli.worker_log, cli.server_log).run("whoami")
-    assert_one_line_error(result, 1, "revoked or unknown")
+    assert_one_line_error(result, 1, "that token was revoked by clearance logout")
+
+
+def test_a_read_login_reads_cannot_act_and_dies_with_the_password(
+    stack: Stack, tmp_path: Path
+) -> None:
+    email = f"reader-{uuid.uuid4().hex[:6]}@cotati.example"
+    stack.ok("users", "add", email, "--role", "planning_manager", "--password", DEMO_PASSWORD)
+    cli = logged_out(stack, tmp_path / "cli.json")
+    week = (datetime.now(UTC) + timedelta(days=7)).date().isoformat()
+    logged_in = cli.ok(
+        "login", "--email", email, "--password-stdin", "--scope", "read", "--days", "7",
+        input=f"{DEMO_PASSWORD}\n",
+    )  # fmt: skip
+    assert f"it expires on {week} (read scope)" in " ".join(logged_in.stdout.split())
+    assert email in cli.ok("whoami").stdout  # reading works
+    app_id = new_id("READ")
+    acted = cli.run(*open_args(app_id))
+    assert_one_line_error(acted, 1, "read scope and cannot act", "act scope")
+    assert not exists(stack, app_id)
+
+    # An administrator resets the password: the saved token stops working, saying why.
+    stack.ok("users", "password", email, "--password", "lantern quietly over seven bridges")
+    gone = cli.run("whoami")
+    assert_one_line_error(gone, 1, "revoked when your password was reset", "clearance login")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -205,5 +205,55 @@ def test_clocks_recorded_before_the_window_column_keep_their_windows(
             "WTA-3": (None, None),
         }
         assert differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_tokens_made_before_their_limits_act_and_expire_in_90_days(
+    any_database_url: str,
+) -> None:
+    # 0010 gives each token made before it the act scope (all it could do) and an expiry
+    # 90 days from the migration (docs/security.md): it keeps working until then.
+    from web.auth.accounts import Accounts
+    from web.auth.security import token_hash
+
+    engine = make_engine(any_database_url)
+    made = datetime(2026, 1, 5, tzinfo=UTC)
+    try:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0009")
+        assert "expires_at" not in {c["name"] for c in inspect(engine).get_columns("api_tokens")}
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO users (id, email, password_hash, role, department,"
+                    " display_name, active, created_at) VALUES (7, 'old@city.example', 'x',"
+                    " 'planning_manager', '', '', true, :made)"
+                ),
+                {"made": made},
+            )
+            for secret, revoked in [("old-live-token", None), ("old-revoked-token", made)]:
+                connection.execute(
+                    text(
+                        "INSERT INTO api_tokens (token_hash, user_id, label, created_at,"
+                        " revoked_at) VALUES (:hash, 7, 'laptop', :made, :revoked)"
+                    ),
+                    {"hash": token_hash(secret), "made": made, "revoked": revoked},
+                )
+        migrated_at = datetime.now(UTC)
+        assert upgrade_schema(engine) == head_revision()
+        assert differences(engine) == []
+        accounts = Accounts(engine)
+        [live, revoked_row] = sorted(accounts.api_tokens(7), key=lambda t: t.revoked_at is None)[
+            ::-1
+        ]
+        assert (live.scope, live.state, live.last_used_at) == ("act", "active", None)
+        assert live.expires_at is not None
+        assert abs(live.expires_at - migrated_at - timedelta(days=90)) < timedelta(minutes=5)
+        assert revoked_row.state == "revoked"
+        use = accounts.use_api_token("old-live-token")
+        assert use.user is not None and use.user.email == "old@city.example"
+        assert use.scope == "act"
+        assert accounts.use_api_token("old-revoked-token").user is None
     finally:
         engine.dispose()

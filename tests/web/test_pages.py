@@ -356,7 +356,7 @@ def test_admin_manages_users(browser: Browser) -> None:
             "csrf_token": csrf_of(page.text),
             "email": "fire@cotati.example",
             "role": "department_reviewer",
-            "password": "long enough",
+            "password": "long enough password",
         },
     )
     assert bad.status_code == 400 and "needs a department" in bad.text
@@ -367,11 +367,11 @@ def test_admin_manages_users(browser: Browser) -> None:
             "email": "fire@cotati.example",
             "role": "department_reviewer",
             "department": "fire",
-            "password": "long enough",
+            "password": "long enough password",
         },
     )
     assert 'class="flash ok"' in added.text
-    browser.login("fire@cotati.example", "long enough")
+    browser.login("fire@cotati.example", "long enough password")
     assert "My review queue: Fire" in browser.as_("fire@cotati.example").get("/").text
     user_id = re.search(
         r'data-email="fire@cotati.example">.*?/admin/users/(\d+)/disable', added.text, re.S

@@ -18,7 +18,7 @@ def test_users_commands(tmp_path: Path) -> None:
         "--department",
         "fire",
         "--password",
-        "long enough",
+        "long enough password",
         env=env,
     )
     assert added.returncode == 0, added
@@ -31,7 +31,7 @@ def test_users_commands(tmp_path: Path) -> None:
             "--role",
             "wizard",
             "--password",
-            "long enough",
+            "long enough password",
             env=env,
         ),
         2,
@@ -42,7 +42,7 @@ def test_users_commands(tmp_path: Path) -> None:
             "users", "add", "y@city.example", "--role", "admin", "--password", "short", env=env
         ),
         2,
-        "at least 8 characters",
+        "at least 12 characters",
     )
     assert_one_line_error(
         clearance(
@@ -52,11 +52,26 @@ def test_users_commands(tmp_path: Path) -> None:
             "--role",
             "admin",
             "--password",
-            "long enough",
+            "long enough password",
             env=env,
         ),
         2,
         "already exists",
+    )
+    assert_one_line_error(
+        clearance(
+            "users", "add", "z@city.example", "--role", "admin", "--password", "password1234",
+            env=env,
+        ),
+        2,
+        "too easy to guess: This is a very common password",
+    )  # fmt: skip
+    assert_one_line_error(
+        clearance(
+            "users", "password", "reviewer@city.example", "--password", "password1234", env=env
+        ),
+        2,
+        "too easy to guess",
     )
     listed = clearance("users", "list", env=env)
     assert "reviewer@city.example" in listed.stdout and "fire" in listed.stdout

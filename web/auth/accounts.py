@@ -25,6 +25,7 @@ from models.schema import (
 )
 from rules.access import STAFF_ROLES, Principal
 from rules.conditions.lifecycle import DEPARTMENTS
+from web.auth.passwords import WeakPassword, check_password
 from web.auth.security import hash_password, new_token, token_hash, verify_password
 
 SESSION_DAYS = 7
@@ -65,19 +66,43 @@ class SessionInfo:
     csrf_token: str
 
 
-def _hashed(password: str) -> str:
+def _hashed(password: str, *user_inputs: str) -> str:
+    """The hash of a new password, if the policy (web/auth/passwords.py) accepts it."""
     try:
+        check_password(password, user_inputs)
         return hash_password(password)
-    except ValueError as err:
+    except (WeakPassword, ValueError) as err:
         raise AccountError(str(err)) from None
 
 
-def _end_sessions(session: Session, user_id: int) -> None:
+def _end_sessions(session: Session, user_id: int, token_reason: str) -> None:
+    """Every session of the user ends, and every API token of theirs still live is revoked
+    with the reason given (one of TOKEN_REVOKED_WHY)."""
     session.execute(delete(WebSession).where(WebSession.user_id == user_id))
+    moment = now()
+    for row in session.scalars(
+        select(ApiToken).where(ApiToken.user_id == user_id, ApiToken.revoked_at.is_(None))
+    ):
+        row.revoked_at = moment
+        row.revoked_reason = token_reason
 
 
 # A token is named in pages by the first characters of its hash (never by the secret).
 TOKEN_ID_CHARS = 16
+# Scopes: a read token may only read (GET); an act token may also act.
+TOKEN_SCOPES = ("read", "act")
+# Expiry is chosen when a token is made; there is no "never".
+TOKEN_DAYS = (7, 30, 90, 365)
+DEFAULT_TOKEN_DAYS = 90
+# Why a token was revoked, in words for the tokens page and the API's 401.
+TOKEN_REVOKED_WHY = {
+    "": "revoked",
+    "revoked": "revoked by you",
+    "logout": "revoked by clearance logout",
+    "password_changed": "revoked when your password was changed",
+    "password_reset": "revoked when your password was reset",
+    "account_disabled": "revoked when your account was disabled",
+}
 
 
 @dataclass(frozen=True)
@@ -86,6 +111,38 @@ class ApiTokenInfo:
     label: str
     created_at: datetime
     revoked_at: datetime | None
+    scope: str = "act"
+    expires_at: datetime | None = None
+    last_used_at: datetime | None = None
+    revoked_reason: str = ""
+
+    @property
+    def state(self) -> str:
+        """active, expired or revoked."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now():
+            return "expired"
+        return "active"
+
+    @property
+    def why(self) -> str:
+        """Why the token no longer works, in words ("" while it works)."""
+        if self.revoked_at is not None:
+            why = TOKEN_REVOKED_WHY.get(self.revoked_reason, "revoked")
+            return f"{why} on {self.revoked_at:%Y-%m-%d}"
+        if self.state == "expired" and self.expires_at is not None:
+            return f"expired on {self.expires_at:%Y-%m-%d}"
+        return ""
+
+
+@dataclass(frozen=True)
+class TokenUse:
+    """What a presented API token allows: its user and scope, or why it is refused."""
+
+    user: CurrentUser | None
+    scope: str = ""
+    refused: str = ""
 
 
 def _current(user: User) -> CurrentUser:
@@ -120,7 +177,7 @@ class Accounts:
             raise AccountError(
                 f"unknown department {department!r}; departments: {', '.join(DEPARTMENTS)}"
             )
-        hashed = _hashed(password)
+        hashed = _hashed(password, email, display_name)
         with self._sessions.begin() as session:
             user = session.scalar(select(User).where(User.email == email))
             if user is not None and not replace:
@@ -129,8 +186,9 @@ class Accounts:
                 user = User(email=email, created_at=now())
                 session.add(user)
             if user.id is not None:
-                # A reset: whoever held a session with the old password is logged out.
-                _end_sessions(session, user.id)
+                # A reset: whoever held a session or a token with the old password is
+                # logged out.
+                _end_sessions(session, user.id, "password_reset")
             user.password_hash = hashed
             user.role = role
             user.department = department
@@ -154,7 +212,7 @@ class Accounts:
                 raise AccountError(f"no user {email}")
             user.active = active
             if not active:
-                _end_sessions(session, user.id)
+                _end_sessions(session, user.id, "account_disabled")
 
     def change_password(self, user_id: int, current: str, new: str) -> None:
         """The user's own change: the current password must be right. Every session of
@@ -167,18 +225,17 @@ class Accounts:
                 raise AccountError("the current password is not right")
             if new == current:
                 raise AccountError("the new password is the same as the current one")
-            user.password_hash = _hashed(new)
-            _end_sessions(session, user.id)
+            user.password_hash = _hashed(new, user.email, user.display_name)
+            _end_sessions(session, user.id, "password_changed")
 
     def reset_password(self, email: str, new: str) -> None:
         """An administrator's reset: every session of the user ends."""
-        hashed = _hashed(new)
         with self._sessions.begin() as session:
             user = session.scalar(select(User).where(User.email == email.strip().lower()))
             if user is None:
                 raise AccountError(f"no user {email}")
-            user.password_hash = hashed
-            _end_sessions(session, user.id)
+            user.password_hash = _hashed(new, user.email, user.display_name)
+            _end_sessions(session, user.id, "password_reset")
 
     def authenticate(self, email: str, password: str) -> CurrentUser | None:
         with self._sessions() as session:
@@ -236,15 +293,30 @@ class Accounts:
 
     # -- API and calendar tokens --------------------------------------------------------
 
-    def new_api_token(self, email: str, label: str = "") -> str:
+    def new_api_token(
+        self, email: str, label: str = "", scope: str = "act", days: int = DEFAULT_TOKEN_DAYS
+    ) -> str:
+        """A new token for the user, with its scope and its days until it expires."""
+        if scope not in TOKEN_SCOPES:
+            raise AccountError(f"unknown scope {scope!r}; scopes: {', '.join(TOKEN_SCOPES)}")
+        if days not in TOKEN_DAYS:
+            choices = ", ".join(str(d) for d in TOKEN_DAYS)
+            raise AccountError(f"a token expires after {choices} days, not {days}")
         user = self.get_user(email)
         if user is None:
             raise AccountError(f"no user {email}")
         token = new_token()
+        moment = now()
         with self._sessions.begin() as session:
             session.add(
                 ApiToken(
-                    token_hash=token_hash(token), user_id=user.id, label=label, created_at=now()
+                    token_hash=token_hash(token),
+                    user_id=user.id,
+                    label=label,
+                    created_at=moment,
+                    scope=scope,
+                    expires_at=moment + timedelta(days=days),
+                    revoked_reason="",
                 )
             )
         return token
@@ -264,6 +336,10 @@ class Accounts:
                     label=row.label,
                     created_at=aware(row.created_at),
                     revoked_at=aware(row.revoked_at) if row.revoked_at else None,
+                    scope=row.scope,
+                    expires_at=aware(row.expires_at),
+                    last_used_at=aware(row.last_used_at) if row.last_used_at else None,
+                    revoked_reason=row.revoked_reason,
                 )
                 for row in rows
             ]
@@ -282,6 +358,7 @@ class Accounts:
                 raise AccountError(f"no token {token_id!r}")
             if row.revoked_at is None:
                 row.revoked_at = now()
+                row.revoked_reason = "revoked"
 
     def revoke_api_token_value(self, token: str) -> None:
         """Revoke the token presented (`clearance logout`)."""
@@ -289,14 +366,41 @@ class Accounts:
             row = session.get(ApiToken, token_hash(token))
             if row is not None and row.revoked_at is None:
                 row.revoked_at = now()
+                row.revoked_reason = "logout"
+
+    def use_api_token(self, token: str) -> TokenUse:
+        """The user and scope of a live token (its last use is recorded, at most once a
+        minute), or why it is refused: unknown, revoked (and why), expired, or its
+        account disabled."""
+        moment = now()
+        with self._sessions.begin() as session:
+            row = session.get(ApiToken, token_hash(token))
+            if row is None:
+                return TokenUse(None, refused="that token is not valid")
+            if row.revoked_at is not None:
+                why = TOKEN_REVOKED_WHY.get(row.revoked_reason, "revoked")
+                return TokenUse(
+                    None,
+                    refused=f"that token was {why} on {aware(row.revoked_at):%Y-%m-%d}: "
+                    "log in again (clearance login) or make a new token",
+                )
+            expires = aware(row.expires_at)
+            if expires <= moment:
+                return TokenUse(
+                    None,
+                    refused=f"that token expired on {expires:%Y-%m-%d %H:%M} UTC: "
+                    "log in again (clearance login) or make a new token",
+                )
+            user = session.get(User, row.user_id)
+            if user is None or not user.active:
+                return TokenUse(None, refused="that token's account is disabled")
+            seen = aware(row.last_used_at) if row.last_used_at else None
+            if seen is None or moment - seen >= TOUCH_EVERY:
+                row.last_used_at = moment
+            return TokenUse(_current(user), scope=row.scope)
 
     def user_for_api_token(self, token: str) -> CurrentUser | None:
-        with self._sessions() as session:
-            row = session.get(ApiToken, token_hash(token))
-            if row is None or row.revoked_at is not None:
-                return None
-            user = session.get(User, row.user_id)
-            return _current(user) if user is not None and user.active else None
+        return self.use_api_token(token).user
 
     def new_calendar_token(self, user_id: int) -> str:
         """A fresh feed address; the previous one stops working."""

@@ -149,7 +149,11 @@ async def change_password(request: Request) -> Response:
     except AccountError as err:
         return redirect_with_flash(request, "/me", "error", f"Password not changed: {err}.")
     response = redirect_with_flash(
-        request, "/me", "ok", "Password changed. Every other session of yours has ended."
+        request,
+        "/me",
+        "ok",
+        "Password changed. Every other session of yours has ended and your personal access "
+        "tokens were revoked.",
     )
     start_session(request, response, session.user)
     return response

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from actions.errors import ActionFailed
-from web.auth.accounts import now
+from web.auth.accounts import DEFAULT_TOKEN_DAYS, TOKEN_DAYS, AccountError, now
 from web.context import client_address, ctx_of
 
 router = APIRouter()
@@ -17,13 +19,20 @@ class TokenRequest(BaseModel):
     email: str
     password: str
     label: str = Field("clearance CLI", max_length=200)
+    scope: str = Field("act", description="read (only reads) or act (reads and actions)")
+    days: int = Field(
+        DEFAULT_TOKEN_DAYS,
+        description=f"days until the token expires: one of {', '.join(map(str, TOKEN_DAYS))}",
+    )
 
 
 @router.post("/tokens", status_code=201)
 async def token_for_password(request: Request, body: TokenRequest) -> dict[str, str]:
     """`clearance login`: a new personal access token for the account whose e-mail and
-    password are given (throttled like the log-in page, with the same shared counts). It
-    appears on /me/tokens, where it can be revoked."""
+    password are given (throttled like the log-in page, with the same shared counts), with
+    the scope and expiry asked for (act and 90 days unless told). It appears on
+    /me/tokens, where it can be revoked; it is revoked when the password is changed or
+    reset or the account disabled."""
     ctx = ctx_of(request)
     address = client_address(request)
     verdict = ctx.throttle.check(body.email, address, now())
@@ -39,8 +48,20 @@ async def token_for_password(request: Request, body: TokenRequest) -> dict[str, 
         ctx.throttle.failed(body.email, address, now())
         raise ActionFailed("that e-mail address and password do not match", 401)
     ctx.throttle.succeeded(body.email, address)
-    token = ctx.accounts.new_api_token(user.email, body.label.strip() or "clearance CLI")
-    return {"token": token, "email": user.email, "role": user.role}
+    try:
+        token = ctx.accounts.new_api_token(
+            user.email, body.label.strip() or "clearance CLI", body.scope, body.days
+        )
+    except AccountError as err:
+        raise ActionFailed(str(err), 400) from None
+    expires = now() + timedelta(days=body.days)
+    return {
+        "token": token,
+        "email": user.email,
+        "role": user.role,
+        "scope": body.scope,
+        "expires_at": expires.isoformat(timespec="seconds"),
+    }
 
 
 @router.post("/tokens/current/revoke")
@@ -51,7 +72,8 @@ def revoke_current(request: Request) -> dict[str, str]:
         raise ActionFailed("send the token to revoke as Authorization: Bearer", 401)
     token = header[7:].strip()
     ctx = ctx_of(request)
-    if ctx.accounts.user_for_api_token(token) is None:
-        raise ActionFailed("that token is not valid (already revoked?)", 401)
+    use = ctx.accounts.use_api_token(token)
+    if use.user is None:
+        raise ActionFailed(use.refused, 401)
     ctx.accounts.revoke_api_token_value(token)
     return {"revoked": "ok"}
