@@ -29,7 +29,8 @@ The shape of an action (follow it to add one, e.g. a permit clock's):
    Failures are `ActionFailed(message, status)`: 400 bad input, 404 unknown, 409 refused
    on the facts (the validator's words), 503 Temporal unreachable; `NotPermitted` (403)
    comes from `require`.
-4. **Entry points** call the method, e.g. `ctx.actions.shot_clocks.notice(...)`: a page
+4. **Entry points** call the method, e.g.
+   `ctx.actions.shot_clocks.record_from_fields(who, RecordNotice, ...)`: a page
    route in `web/pages/` (render the refusal in the form's words), an API route in the
    capability's `web/api/routes/<capability>.py` under /api/v1 (errors as {"error":
    ...}), and, for the CLI, a command in `cli/` that calls that API route with the user's

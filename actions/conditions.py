@@ -13,11 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from actions.condition_requests import (
-    CorrectCondition,
     ResolveCondition,
-    ReviewCondition,
     SubmitEvidence,
-    TriggerCondition,
     condition_request,
 )
 from actions.errors import bad
@@ -42,7 +39,10 @@ class ConditionActions:
     async def from_fields(
         self, who: Principal, project_id: str, number: str, action: str, fields: dict[str, Any]
     ) -> ActionResult:
-        """The condition.* `action` from a form's or a body's fields."""
+        """The condition.* `action` (the permission of a request class in
+        actions/condition_requests.py, which names its workflow update) from a form's or a
+        body's fields. Resolving checks the chosen resolution's own permission (waive, not
+        applicable, satisfied by an alternative each have their own roles)."""
         if action == ResolveCondition.permission:
             resolution = str(fields.get("resolution") or "").strip()
             if resolution not in RESOLUTION_ACTIONS:
@@ -51,37 +51,6 @@ class ConditionActions:
         else:
             require(who, action)
         return await self.act(who, condition_request(action, project_id, number, fields))
-
-    async def submit_evidence(
-        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
-    ) -> ActionResult:
-        require(who, SubmitEvidence.permission)
-        return await self.from_fields(who, project_id, number, SubmitEvidence.permission, fields)
-
-    async def review(
-        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
-    ) -> ActionResult:
-        require(who, ReviewCondition.permission)
-        return await self.from_fields(who, project_id, number, ReviewCondition.permission, fields)
-
-    async def resolve(
-        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
-    ) -> ActionResult:
-        """Waive, not applicable, satisfied by an alternative: each has its own roles, so
-        the check is the resolution's own permission (in `from_fields`)."""
-        return await self.from_fields(who, project_id, number, ResolveCondition.permission, fields)
-
-    async def trigger(
-        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
-    ) -> ActionResult:
-        require(who, TriggerCondition.permission)
-        return await self.from_fields(who, project_id, number, TriggerCondition.permission, fields)
-
-    async def correct(
-        self, who: Principal, project_id: str, number: str, fields: dict[str, Any]
-    ) -> ActionResult:
-        require(who, CorrectCondition.permission)
-        return await self.from_fields(who, project_id, number, CorrectCondition.permission, fields)
 
     # -- acting -----------------------------------------------------------------------------
 

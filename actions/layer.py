@@ -8,9 +8,9 @@ only the Temporal gateway, the database sessions and the jurisdictions it needs:
 - `actions.projects` (actions/projects.py): a project as a whole (import, plan, sign-off);
 - `actions.conditions` (actions/conditions.py): one condition of a project.
 
-A route calls e.g. `actions.shot_clocks.notice(who, application_id, fields)`: that method
-checks the role, builds the request (actions/shot_clock_requests.py, which names the
-workflow update) and sends the update."""
+A route calls e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice, application_id,
+fields)`: that method checks the role, builds the request (RecordNotice, in
+actions/shot_clock_requests.py, names the workflow update) and sends the update."""
 
 from __future__ import annotations
 

@@ -24,15 +24,8 @@ from actions.shot_clock_requests import (
     AddLocalClosure,
     OpenShotClock,
     RebaseShotClock,
-    RecordApplicantNotice,
-    RecordDecision,
-    RecordNonTollingEvent,
     RecordNotice,
-    RecordResubmission,
-    RecordTollingAgreement,
-    RecordWithdrawal,
     ShotClockEvent,
-    event_request,
     parse_items,
 )
 from actions.temporal import Gateway
@@ -176,61 +169,19 @@ class ShotClockActions:
         if action not in SHOT_CLOCK_EVENTS:
             raise bad(f"unknown action {action!r}")
         require(who, action)
-        return await self.record(who, event_request(action, application_id, fields))
+        return await self.record_from_fields(who, SHOT_CLOCK_EVENTS[action], application_id, fields)
 
-    async def notice(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
+    async def record_from_fields(
+        self,
+        who: Principal,
+        kind: type[ShotClockEvent],
+        application_id: str,
+        fields: dict[str, Any],
     ) -> ClockUpdateResult:
-        require(who, RecordNotice.permission)
-        return await self.record(who, RecordNotice.from_fields(application_id, fields))
-
-    async def resubmission(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordResubmission.permission)
-        return await self.record(who, RecordResubmission.from_fields(application_id, fields))
-
-    async def tolling_agreement(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordTollingAgreement.permission)
-        return await self.record(who, RecordTollingAgreement.from_fields(application_id, fields))
-
-    async def decision(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordDecision.permission)
-        return await self.record(who, RecordDecision.from_fields(application_id, fields))
-
-    async def withdrawal(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordWithdrawal.permission)
-        return await self.record(who, RecordWithdrawal.from_fields(application_id, fields))
-
-    async def applicant_notice(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordApplicantNotice.permission)
-        return await self.record(who, RecordApplicantNotice.from_fields(application_id, fields))
-
-    async def non_tolling_event(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RecordNonTollingEvent.permission)
-        return await self.record(who, RecordNonTollingEvent.from_fields(application_id, fields))
-
-    async def closure(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, AddLocalClosure.permission)
-        return await self.record(who, AddLocalClosure.from_fields(application_id, fields))
-
-    async def rebase(
-        self, who: Principal, application_id: str, fields: dict[str, Any]
-    ) -> ClockUpdateResult:
-        require(who, RebaseShotClock.permission)
-        return await self.record(who, RebaseShotClock.from_fields(application_id, fields))
+        """The event `kind` (a request class of actions/shot_clock_requests.py, naming its
+        permission and its workflow update) from a form's or a JSON body's fields."""
+        require(who, kind.permission)
+        return await self.record(who, kind.from_fields(application_id, fields))
 
     async def record(self, who: Principal, request: ShotClockEvent) -> ClockUpdateResult:
         """Record an event: the role check, then the ShotClockWorkflow update the request

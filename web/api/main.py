@@ -6,7 +6,8 @@ session cookie plus an `X-CSRF-Token` header on writes. Errors are {"error": "..
 workflow's rules, 503 Temporal unreachable.
 
 One router per capability (web/api/routes/); each write route calls that capability's
-object of the action layer, e.g. `actions.shot_clocks.notice(...)` (actions/layer.py).
+object of the action layer, e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice,
+...)` (actions/layer.py); the request class names the workflow update.
 """
 
 from __future__ import annotations

@@ -10,7 +10,12 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
 
 from actions.errors import ActionFailed
-from actions.shot_clock_requests import APPLICANT_NOTICE_KINDS, NON_TOLLING_KINDS, OUTCOMES
+from actions.shot_clock_requests import (
+    APPLICANT_NOTICE_KINDS,
+    NON_TOLLING_KINDS,
+    OUTCOMES,
+    RecordNotice,
+)
 from models.schema import Application, ClockEventRow
 from rules.access import require
 from web.auth.accounts import link_state
@@ -413,7 +418,9 @@ async def notice_post(request: Request, application_id: str) -> Response:
     keep = {"rows": rows, "date": fields["date"], "note": fields["note"]}
     try:
         if form.get("step") == "send":
-            result = await ctx.actions.shot_clocks.notice(who, application_id, fields)
+            result = await ctx.actions.shot_clocks.record_from_fields(
+                who, RecordNotice, application_id, fields
+            )
         else:
             preview = await ctx.actions.shot_clocks.preview_notice(who, application_id, fields)
             return _builder(request, session, application_id, preview=preview, **keep)

@@ -9,6 +9,13 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
+from actions.condition_requests import (
+    CorrectCondition,
+    ResolveCondition,
+    ReviewCondition,
+    SubmitEvidence,
+    TriggerCondition,
+)
 from web.api.deps import ERRORS, User, require_read
 from web.api.shapes import condition_json, result_json
 from web.auth.accounts import CurrentUser
@@ -68,47 +75,49 @@ def get_condition(
 async def submit_evidence(
     request: Request, project_id: str, number: str, body: EvidenceBody, user: CurrentUser = User
 ):
-    conditions = ctx_of(request).actions.conditions
-    return result_json(
-        await conditions.submit_evidence(user.principal, project_id, number, body.model_dump())
-    )
+    return await _act(request, user, project_id, number, SubmitEvidence.permission, body)
 
 
 @router.post("/projects/{project_id}/conditions/{number}/review", responses=ERRORS)
 async def review(
     request: Request, project_id: str, number: str, body: ReviewBody, user: CurrentUser = User
 ):
-    conditions = ctx_of(request).actions.conditions
-    return result_json(
-        await conditions.review(user.principal, project_id, number, body.model_dump())
-    )
+    return await _act(request, user, project_id, number, ReviewCondition.permission, body)
 
 
 @router.post("/projects/{project_id}/conditions/{number}/resolve", responses=ERRORS)
 async def resolve(
     request: Request, project_id: str, number: str, body: ResolveBody, user: CurrentUser = User
 ):
-    conditions = ctx_of(request).actions.conditions
-    return result_json(
-        await conditions.resolve(user.principal, project_id, number, body.model_dump())
-    )
+    return await _act(request, user, project_id, number, ResolveCondition.permission, body)
 
 
 @router.post("/projects/{project_id}/conditions/{number}/trigger", responses=ERRORS)
 async def trigger(
     request: Request, project_id: str, number: str, body: ReasonBody, user: CurrentUser = User
 ):
-    conditions = ctx_of(request).actions.conditions
-    return result_json(
-        await conditions.trigger(user.principal, project_id, number, body.model_dump())
-    )
+    return await _act(request, user, project_id, number, TriggerCondition.permission, body)
 
 
 @router.post("/projects/{project_id}/conditions/{number}/correct", responses=ERRORS)
 async def correct(
     request: Request, project_id: str, number: str, body: CorrectBody, user: CurrentUser = User
 ):
+    return await _act(request, user, project_id, number, CorrectCondition.permission, body)
+
+
+async def _act(
+    request: Request,
+    user: CurrentUser,
+    project_id: str,
+    number: str,
+    action: str,
+    body: BaseModel,
+) -> dict[str, Any]:
+    """The condition.* `action` from the body: actions.conditions checks the role, reads
+    the request and sends the project workflow's update it names."""
     conditions = ctx_of(request).actions.conditions
-    return result_json(
-        await conditions.correct(user.principal, project_id, number, body.model_dump())
+    result = await conditions.from_fields(
+        user.principal, project_id, number, action, body.model_dump()
     )
+    return result_json(result)

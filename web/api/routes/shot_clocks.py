@@ -10,6 +10,18 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
+from actions.shot_clock_requests import (
+    AddLocalClosure,
+    RebaseShotClock,
+    RecordApplicantNotice,
+    RecordDecision,
+    RecordNonTollingEvent,
+    RecordNotice,
+    RecordResubmission,
+    RecordTollingAgreement,
+    RecordWithdrawal,
+    ShotClockEvent,
+)
 from models.shot_clock import ClockUpdateResult
 from web.api.deps import ERRORS, User, require_read
 from web.api.shapes import page_json
@@ -143,8 +155,7 @@ async def application_summary(
 @router.post("/applications/{application_id}/notice", responses=ERRORS)
 async def notice(request: Request, application_id: str, body: NoticeBody, user: CurrentUser = User):
     """Record a notice of incompleteness (the letter goes to the applicant)."""
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(await shot_clocks.notice(user.principal, application_id, body.model_dump()))
+    return await _record(request, user, RecordNotice, application_id, body)
 
 
 @router.post("/applications/{application_id}/notice/preview", responses=ERRORS)
@@ -161,66 +172,47 @@ async def notice_preview(
 async def resubmission(
     request: Request, application_id: str, body: Dated, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.resubmission(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordResubmission, application_id, body)
 
 
 @router.post("/applications/{application_id}/tolling-agreement", responses=ERRORS)
 async def tolling(
     request: Request, application_id: str, body: TollingBody, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.tolling_agreement(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordTollingAgreement, application_id, body)
 
 
 @router.post("/applications/{application_id}/decision", responses=ERRORS)
 async def decision(
     request: Request, application_id: str, body: DecisionBody, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.decision(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordDecision, application_id, body)
 
 
 @router.post("/applications/{application_id}/withdrawal", responses=ERRORS)
 async def withdrawal(request: Request, application_id: str, body: Dated, user: CurrentUser = User):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.withdrawal(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordWithdrawal, application_id, body)
 
 
 @router.post("/applications/{application_id}/applicant-notice", responses=ERRORS)
 async def applicant_notice(
     request: Request, application_id: str, body: KindBody, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.applicant_notice(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordApplicantNotice, application_id, body)
 
 
 @router.post("/applications/{application_id}/non-tolling-event", responses=ERRORS)
 async def non_tolling(
     request: Request, application_id: str, body: KindBody, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(
-        await shot_clocks.non_tolling_event(user.principal, application_id, body.model_dump())
-    )
+    return await _record(request, user, RecordNonTollingEvent, application_id, body)
 
 
 @router.post("/applications/{application_id}/closures", responses=ERRORS)
 async def closure(
     request: Request, application_id: str, body: ClosureBody, user: CurrentUser = User
 ):
-    shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(await shot_clocks.closure(user.principal, application_id, body.model_dump()))
+    return await _record(request, user, AddLocalClosure, application_id, body)
 
 
 @router.post("/applications/{application_id}/rebase", responses=ERRORS)
@@ -228,8 +220,23 @@ async def rebase(request: Request, application_id: str, body: RebaseBody, user: 
     """Apply the current rule pack and calendar layers to a running clock (administrator
     only); the ledger records what moved and why (docs/how-dates-are-decided.md, "Frozen
     rules and rebase")."""
+    return await _record(request, user, RebaseShotClock, application_id, body)
+
+
+async def _record(
+    request: Request,
+    user: CurrentUser,
+    kind: type[ShotClockEvent],
+    application_id: str,
+    body: BaseModel,
+) -> dict[str, Any]:
+    """Record the event `kind` from the body: actions.shot_clocks checks the role, reads
+    the request and sends the workflow update it names."""
     shot_clocks = ctx_of(request).actions.shot_clocks
-    return _event_json(await shot_clocks.rebase(user.principal, application_id, body.model_dump()))
+    result = await shot_clocks.record_from_fields(
+        user.principal, kind, application_id, body.model_dump()
+    )
+    return _event_json(result)
 
 
 def _event_json(result: ClockUpdateResult) -> dict[str, Any]:
