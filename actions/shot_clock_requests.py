@@ -274,30 +274,31 @@ class RecordWithdrawal(ShotClockEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RecordApplicantNotice(ShotClockEvent):
-    permission: ClassVar[str] = "clock.applicant_notice"
-    update: ClassVar[str] = "record_applicant_notice"
-    choices: ClassVar[Choices] = (("kind", APPLICANT_NOTICE_KINDS),)
+class _KindOfEvent(ShotClockEvent):
+    """An event whose one field of its own is its `kind`, from the class's choices."""
+
     kind: str
 
     @classmethod
     def own_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
         return {"kind": text_of(fields.get("kind"))}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordApplicantNotice(_KindOfEvent):
+    permission: ClassVar[str] = "clock.applicant_notice"
+    update: ClassVar[str] = "record_applicant_notice"
+    choices: ClassVar[Choices] = (("kind", APPLICANT_NOTICE_KINDS),)
 
     def payload(self, by: str, when: str) -> Any:
         return ApplicantNoticeInput(when, self.kind, by, self.note)
 
 
 @dataclass(frozen=True, kw_only=True)
-class RecordNonTollingEvent(ShotClockEvent):
+class RecordNonTollingEvent(_KindOfEvent):
     permission: ClassVar[str] = "clock.non_tolling_event"
     update: ClassVar[str] = "record_non_tolling_event"
     choices: ClassVar[Choices] = (("kind", NON_TOLLING_KINDS),)
-    kind: str
-
-    @classmethod
-    def own_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
-        return {"kind": text_of(fields.get("kind"))}
 
     def payload(self, by: str, when: str) -> Any:
         return NonTollingEventInput(when, self.kind, by, self.note)
