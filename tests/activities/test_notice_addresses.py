@@ -6,7 +6,6 @@ at once. The clock is answered "not delivered" rather than failed, so it goes on
 from __future__ import annotations
 
 import email
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,31 +16,16 @@ from activities.mail import SmtpTransport, build_message
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts, alert_key_for
 from models.addresses import BadAddress
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice, OperatorAlert
 from notices.letter import RenderedNotice
 from notices.render import NoticeRenderer
 from tests.activities.fixtures import make_request
-from tests.activities.test_notices_smtp import Collector, free_port, start_smtp
+from tests.activities.smtp_server import Collector
 
 MAIL_FROM = "Clearance <clearance@cotati.example>"
 OPERATOR = "ops@cotati.example"
 INJECTION = "a@b.example\r\nBcc: x@y.example"
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[int, Collector]]:
-    port = free_port()
-    controller, handler = start_smtp(port)
-    yield port, handler
-    controller.stop()
 
 
 def activities(engine: Engine, port: int, outbox: Path) -> NoticeActivities:

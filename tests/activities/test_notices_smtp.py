@@ -3,72 +3,22 @@ a crash after delivery does not resend, and an SMTP outage is retried to one del
 
 from __future__ import annotations
 
-import email
-import socket
-from collections.abc import Iterator
-from email import policy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import Engine, func, select
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.mail import NOTICE_KEY_HEADER, AcceptedJournal, SmtpTransport, message_id_for
+from activities.mail import AcceptedJournal, SmtpTransport, message_id_for
 from activities.notices import NoticeActivities
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
 from notices.render import NoticeRenderer
 from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request
-
-MAIL_FROM = "Clearance <clearance@cotati.example>"
-
-
-class Collector:
-    """aiosmtpd handler that keeps every message it accepts."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], EmailMessage]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        msg = email.message_from_bytes(envelope.content, policy=policy.default)
-        assert isinstance(msg, EmailMessage)
-        self.messages.append((list(envelope.rcpt_tos), msg))
-        return "250 Message accepted for delivery"
-
-    def for_key(self, key: str) -> list[tuple[list[str], EmailMessage]]:
-        return [(r, m) for r, m in self.messages if m[NOTICE_KEY_HEADER] == key]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_smtp(port: int) -> tuple[Controller, Collector]:
-    handler = Collector()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    return controller, handler
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[int, Collector]]:
-    port = free_port()
-    controller, handler = start_smtp(port)
-    yield port, handler
-    controller.stop()
+from tests.activities.smtp_server import MAIL_FROM, Collector, free_port, start_smtp
 
 
 def notice_row(engine: Engine, key: str) -> Notice | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import email
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,20 +15,13 @@ from temporalio.testing import ActivityEnvironment
 from activities.mail import NOTICE_KEY_HEADER, SmtpTransport
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts, alert_key_for
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice, OperatorAlert
 from notices.render import NoticeRenderer
 from tests.activities.fixtures import make_request
-from tests.activities.test_notices_smtp import free_port, start_smtp
+from tests.activities.smtp_server import free_port, start_smtp
 
 OPERATOR = "ops@cotati.example"
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def alerts(engine: Engine) -> list[OperatorAlert]:

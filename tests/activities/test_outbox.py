@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import email
-from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
-import pytest
 from sqlalchemy import Engine, func, select
 from temporalio.testing import ActivityEnvironment
 
@@ -23,20 +21,13 @@ from activities.mail import (
     transport_from_settings,
 )
 from activities.notices import NoticeActivities
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
 from notices.letter import RenderedNotice
 from notices.render import NoticeRenderer
 from settings import load_settings
 from tests.activities.fixtures import make_clock, make_request
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def read_eml(path: Path) -> EmailMessage:

@@ -5,7 +5,7 @@ tests/notices/test_project.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.mail import SmtpTransport, message_id_for
 from activities.notices import NoticeActivities
 from models.conditions import ProjectNoticeRequest
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice
 from notices.project import PROJECT_NOTICE_KINDS
 from notices.render import NoticeRenderer
@@ -32,14 +32,8 @@ from tests.activities.project_fixtures import (
     make_project_request,
     recipients,
 )
-from tests.activities.test_notices_smtp import (
-    MAIL_FROM,
-    Collector,
-    free_port,
-    notice_row,
-    parts,
-    start_smtp,
-)
+from tests.activities.smtp_server import MAIL_FROM, Collector, free_port, start_smtp
+from tests.activities.test_notices_smtp import notice_row, parts
 from tests.notices.milestones import use_keys_only_milestones
 from tests.notices.test_project import EXPECTED_SUBJECTS
 
@@ -48,21 +42,6 @@ from tests.notices.test_project import EXPECTED_SUBJECTS
 def canonical_milestones(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Labels from the canonical keys, whatever labels rules/data/milestones/ holds today."""
     use_keys_only_milestones(monkeypatch, tmp_path)
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[int, Collector]]:
-    port = free_port()
-    controller, handler = start_smtp(port)
-    yield port, handler
-    controller.stop()
 
 
 def activities_for(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ NOTICE = {
     "date": "2026-01-15",
     "items": [{"id": "A", "text": "RF report", "rule": "CMC 17.44.070(A)"}],
 }
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def count(engine: Engine, model: type) -> int:

@@ -16,12 +16,12 @@ from temporalio.testing import ActivityEnvironment
 import activities.mail as mail
 from activities.mail import SmtpTransport
 from activities.notices import NoticeActivities
-from models.database import make_engine, session_factory
+from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
 from notices.render import NoticeRenderer
 from tests.activities.fixtures import PLANNER, SUPERVISOR, make_request
-from tests.activities.test_notices_smtp import MAIL_FROM, Collector, free_port
+from tests.activities.smtp_server import MAIL_FROM, Collector, free_port
 
 
 class ConnectionCollector(Collector):
@@ -46,13 +46,6 @@ class ConnectionCollector(Collector):
     @property
     def connections(self) -> int:
         return len(set(self.peers))
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture

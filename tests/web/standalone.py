@@ -59,3 +59,18 @@ def log_in(
 
 def session_token(response: Any) -> str:
     return str(response.cookies[SESSION_COOKIE])
+
+
+def change_password(client: TestClient, new: str, current: str = PASSWORD, **kwargs: Any) -> Any:
+    """Post the /me password form as the signed-in user would; the response."""
+    page = client.get("/me")
+    return client.post(
+        "/me/password",
+        data={
+            "csrf_token": csrf_of(page.text),
+            "current_password": current,
+            "new_password": new,
+            "new_password_again": new,
+        },
+        **kwargs,
+    )

@@ -18,7 +18,7 @@ from activities.notices import NoticeActivities
 from models.database import make_engine
 from notices.render import NoticeRenderer
 from settings import Settings
-from tests.activities.test_notices_smtp import free_port, start_smtp
+from tests.activities.smtp_server import free_port, start_smtp
 from tests.workflows.clock_helpers import settings_for_test
 from worker import build_worker
 
@@ -40,7 +40,7 @@ class SmtpWorker:
     env: WorkflowEnvironment
     settings: Settings
     task_queue: str
-    inbox: Any  # tests.activities.test_notices_smtp's inbox: messages, for_key()
+    inbox: Any  # tests.activities.smtp_server's Collector: messages, for_key()
     crash: CrashOnceAfterDelivery
 
 

@@ -19,6 +19,7 @@ from tests.web.helpers import csrf_of
 from tests.web.standalone import (
     PASSWORD,
     add_user,
+    change_password,
     log_in,
     session_token,
     standalone_client,
@@ -139,17 +140,7 @@ def test_a_password_change_revokes_every_token(settings: Settings) -> None:
     with standalone_client(settings) as client:
         token = make_token(client)["token"]
         log_in(client, USER)
-        page = client.get("/me")
-        changed = client.post(
-            "/me/password",
-            data={
-                "csrf_token": csrf_of(page.text),
-                "current_password": PASSWORD,
-                "new_password": NEW_PASSWORD,
-                "new_password_again": NEW_PASSWORD,
-            },
-            follow_redirects=False,
-        )
+        changed = change_password(client, NEW_PASSWORD, follow_redirects=False)
         assert changed.status_code == 303
         client.cookies.set(SESSION_COOKIE, session_token(changed))
         assert "personal access tokens were revoked" in client.get("/me").text

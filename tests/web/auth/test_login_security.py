@@ -18,6 +18,7 @@ from tests.web.helpers import csrf_of
 from tests.web.standalone import (
     PASSWORD,
     add_user,
+    change_password,
     log_in,
     session_token,
     standalone_client,
@@ -165,17 +166,7 @@ def test_a_session_ends_after_a_password_change(settings) -> None:
         log_in(stolen, USER)
         assert stolen.get("/me", follow_redirects=False).status_code == 200
 
-        page = laptop.get("/me")
-        changed = laptop.post(
-            "/me/password",
-            data={
-                "csrf_token": csrf_of(page.text),
-                "current_password": PASSWORD,
-                "new_password": "a brand new passphrase",
-                "new_password_again": "a brand new passphrase",
-            },
-            follow_redirects=False,
-        )
+        changed = change_password(laptop, "a brand new passphrase", follow_redirects=False)
         assert changed.status_code == 303
         laptop.cookies.set(SESSION_COOKIE, session_token(changed))
         shown = laptop.get("/me")
@@ -191,16 +182,7 @@ def test_a_session_ends_after_a_password_change(settings) -> None:
 def test_a_wrong_current_password_changes_nothing(settings) -> None:
     with standalone_client(settings) as client:
         log_in(client, USER)
-        page = client.get("/me")
-        refused = client.post(
-            "/me/password",
-            data={
-                "csrf_token": csrf_of(page.text),
-                "current_password": "not it",
-                "new_password": "a brand new passphrase",
-                "new_password_again": "a brand new passphrase",
-            },
-        )
+        refused = change_password(client, "a brand new passphrase", "not it")
         assert "Password not changed: the current password is not right" in refused.text
         assert client.get("/me", follow_redirects=False).status_code == 200  # still logged in
     with standalone_client(settings) as other:
