@@ -100,6 +100,7 @@ def good_pack() -> dict[str, Any]:
                 "citation": "TC 1",
                 "family": "expiry",
                 "source": "expires in 6 months",
+                "verified_on": "2026-12-01",
                 "period": {"counting": "months", "amount": 6},
                 "start": {"events": ["approved"]},
                 "consequence": {"default": "expired", "text": "it expires"},
@@ -122,6 +123,8 @@ def test_a_well_formed_local_pack_loads() -> None:
         (lambda r: r.update(start={"events": []}), "at least one start event"),
         (lambda r: r.update(colour="red"), "unknown field 'colour'"),
         (lambda r: r.update(met_by={"done": "finishes"}), "met_by"),
+        (lambda r: r.pop("verified_on"), "missing field 'verified_on'"),
+        (lambda r: r.update(verified_on="last spring"), "verified_on: 'last spring'"),
     ],
 )
 def test_a_malformed_rule_is_refused_naming_the_field(change: Any, message: str) -> None:
