@@ -20,9 +20,9 @@ from typing import Any
 from rules.kernel.counting import ONE_DAY, iso
 from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.extensions import extension_limit
-from rules.permit_clocks.packs import PERMIT_RULES, Chain, Rule
+from rules.permit_clocks.packs import PERMIT_PACKS, Chain, Rule, rules_of
 from rules.permit_clocks.passes import Issue, Pass
-from rules.permit_clocks.readings import Reading, StartCandidate
+from rules.permit_clocks.readings import VOID_OVER_CAP, Reading, StartCandidate
 from rules.permit_clocks.request import PermitEvent, PermitRequest, parse_request
 
 _ROLL_TEXT = {
@@ -43,7 +43,7 @@ def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
     """The rule's own events in date order; same-day events in the order the rules need
     them (start, answer, restart, pause, resume, extension, completion, end), so a
     result never depends on the order of the input."""
-    ranks = _ranks(rule.id)
+    ranks = _ranks(rule.id, rule.rule_version)
     own = [e for e in events if e.type in ranks]
     if len(own) > 1:
         own.sort(key=lambda e: (e.date, ranks[e.type], e.index))
@@ -51,8 +51,8 @@ def _order(events: Sequence[PermitEvent], rule: Rule) -> list[PermitEvent]:
 
 
 @lru_cache(maxsize=256)
-def _ranks(rule_id: str) -> Mapping[str, int]:
-    rule = PERMIT_RULES[rule_id]
+def _ranks(rule_id: str, version: str) -> Mapping[str, int]:
+    rule = rules_of(version)[rule_id]
 
     def rank(kind: str) -> int:
         if kind in rule.start.events and kind not in rule.start.restart:
@@ -69,8 +69,10 @@ def _ranks(rule_id: str) -> Mapping[str, int]:
             return 5
         if rule.extensions and kind in (rule.extensions.grant, rule.extensions.deny):
             return 6
-        if kind == "withdrawn":
+        if kind == "withdrawn" or kind in rule.stopped_by:
             return 9
+        if rule.cure is not None and kind == rule.cure.event:
+            return 7  # after the full application it answers (rank 8)
         if kind in rule.met_by:
             return 8
         return 7
@@ -82,21 +84,48 @@ def _readings(
     rule: Rule, events: Sequence[PermitEvent], starts: Sequence[StartCandidate]
 ) -> tuple[Reading, ...]:
     ext = rule.extensions
-    alternative = bool(ext and ext.alternative_base and any(e.type == ext.grant for e in events))
-    return _reading_grid(rule.id, alternative, tuple([s.label for s in starts]) or ("literal",))
+    grants = [e for e in events if ext is not None and e.type == ext.grant]
+    alternative = bool(ext and grants and (ext.alternative_base or ext.unrolled_reading))
+    over_cap = bool(
+        ext is not None
+        and ext.over_cap == "limit"
+        and ext.max_total_months is not None
+        and sum(e.months or 0 for e in grants) > ext.max_total_months
+    )
+    labels = tuple([s.label for s in starts]) or ("literal",)
+    return _reading_grid(rule.id, rule.rule_version, alternative, over_cap, labels)
+
+
+def _bases(rule: Rule, alternative: bool, over_cap: bool) -> list[str]:
+    """Where a grant counts from under each reading (ext_base of Reading): the rule's
+    base, its alternative, either counted from the unrolled last day (the expiry
+    before any roll, permit-clocks' reading 7), and a grant past the cap taken as void."""
+    bases = ["literal"]
+    ext = rule.extensions
+    if ext is None:
+        return bases
+    if alternative and ext.alternative_base:
+        bases.append(f"extension_from_{ext.alternative_base}")
+    if alternative and ext.unrolled_reading:
+        for kind in (ext.base, ext.alternative_base):
+            if kind in ("prior_expiry", "original_expiry"):
+                bases.append(f"extension_from_unrolled_{kind}")
+    if over_cap:
+        bases.append(VOID_OVER_CAP)
+    return bases
 
 
 @lru_cache(maxsize=1024)
-def _reading_grid(rule_id: str, alternative: bool, labels: tuple[str, ...]) -> tuple[Reading, ...]:
-    rule = PERMIT_RULES[rule_id]
+def _reading_grid(
+    rule_id: str, version: str, alternative: bool, over_cap: bool, labels: tuple[str, ...]
+) -> tuple[Reading, ...]:
+    rule = rules_of(version)[rule_id]
     rolls = ["literal"]
     if rule.period.counting in ("ccp12", "business_days"):
         rolls.append("conservative")
     if "unrolled" in rule.readings and rule.period.counting == "ccp12":
         rolls.append("unrolled")
-    bases = ["literal"]
-    if alternative and rule.extensions is not None:
-        bases.append(f"extension_from_{rule.extensions.alternative_base}")
+    bases = _bases(rule, alternative, over_cap)
     combos = [Reading(r, b, s) for r, b, s in product(rolls, bases, labels)]
     return tuple(sorted(combos, key=lambda r: r.switches))
 
@@ -105,10 +134,16 @@ def _describe(reading: Reading, rule: Rule, starts: Mapping[str, StartCandidate]
     parts = []
     if reading.roll != "literal":
         parts.append(_ROLL_TEXT.get((reading.roll, rule.period.counting), reading.roll))
-    if reading.ext_base != "literal" and rule.extensions is not None:
+    ext = rule.extensions
+    if reading.ext_base == VOID_OVER_CAP and ext is not None:
+        parts.append(ext.over_cap_reading or "a grant past the limit is void")
+    elif reading.ext_base.startswith("extension_from_unrolled_"):
         parts.append(
-            rule.extensions.alternative_reading or "the extension counts from another base"
+            "the extension counts from the expiry as counted, before it rolled past a "
+            "weekend or holiday"
         )
+    elif reading.ext_base != "literal" and ext is not None:
+        parts.append(ext.alternative_reading or "the extension counts from another base")
     if reading.start != "literal" and reading.start in starts:
         parts.append(starts[reading.start].description)
     return "; ".join(parts)
@@ -323,10 +358,15 @@ def _extensions(rule: Rule, literal: Pass, earliest: Pass) -> dict[str, Any]:
     """Extensions used and left, a pending request, and by when to ask for one."""
     ext = rule.extensions
     extensions: dict[str, Any] = {"used": literal.ext_used, "left": 0}
+    if rule.statutory:
+        extensions["statutory_months"] = literal.statutory_months
     if ext is not None:
         limit = extension_limit(literal)
         extensions["left"] = None if limit is None else max(0, limit - literal.ext_used)
         if ext.max_total_months is not None:
+            # The cap on discretionary extensions: statutory months never count here.
+            extensions["cap_months"] = ext.max_total_months
+            extensions["months_used"] = literal.ext_months
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = (
             iso(literal.pending_request) if literal.pending_request else None
@@ -360,6 +400,13 @@ def _version_warnings(
         warnings.append(
             f"the clock was opened under {rule_version}; computed with {rule.rule_version}"
         )
+    current = PERMIT_PACKS[rule.pack]
+    if rule.version != current.version:
+        warnings.append(
+            f"computed under the rules frozen when the clock opened ({rule.rule_version}); "
+            f"the current version is {current.key}@{current.version}: an administrator's "
+            "rebase applies it"
+        )
     return warnings
 
 
@@ -376,7 +423,7 @@ def _chain(
 ) -> dict[str, Any] | None:
     if not all(c.holds_for(facts, None) for c in chain.when):
         return None
-    child = PERMIT_RULES[chain.rule]
+    child = rules_of(rule.rule_version)[chain.rule]
     missing = [n for n, spec in child.facts.items() if spec.required and n not in facts]
     if missing:
         warnings.append(

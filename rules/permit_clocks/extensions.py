@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rules.kernel.counting import iso
 from rules.permit_clocks.packs import Extensions
 from rules.permit_clocks.periods import count, plural
+from rules.permit_clocks.readings import VOID_OVER_CAP
 from rules.permit_clocks.request import PermitEvent
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ def extension(p: Pass, event: PermitEvent) -> None:
         deny(p, event, due)
         return
     if p.state == "lapsed" and event.type == ext.grant and p.pending_request:
+        if ext.late_grant == "no_effect":
+            _late_grant(p, event)
+            return
         # A timely request: the grant counts from its base even if it comes late.
         p.state = "running"
     if p.state == "lapsed":
@@ -58,6 +62,34 @@ def extension(p: Pass, event: PermitEvent) -> None:
         request(p, event)
         return
     grant(p, event, due)
+
+
+def _late_grant(p: Pass, event: PermitEvent) -> None:
+    """66452.6(e): the request kept the permit alive only until the decision or the end
+    of the automatic extension; a grant after that finds it expired and revives nothing."""
+    ext = p.rule.extensions
+    assert ext is not None
+    end = p.effective_due()
+    assert end is not None
+    p.pending_request = None
+    p.ended_on = end
+    message = (
+        f"{event.type} {iso(event.date)} came after the automatic extension ended on "
+        f"{iso(end)}: the permit had expired, and a late grant does not revive it "
+        f"({ext.late_grant_citation or ext.citation})"
+    )
+    p.warn(event, message)
+    p.line(event.date, event.type, f"no effect: {message}", None, ext.citation)
+
+
+def _void_over_cap(p: Pass, event: PermitEvent) -> None:
+    """The reading that a grant past the cap is void: it is still the decision on the
+    request, so the automatic extension ends on its date (if that is after the expiry)."""
+    assert p.due is not None
+    p.pending_request = None
+    if event.date > p.due:
+        p.denied_on = event.date
+    p.line(event.date, event.type, "void: past the limit on extensions", None, p.rule.citation)
 
 
 def _refused_over_limit(p: Pass, event: PermitEvent, due: date | None) -> bool:
@@ -151,6 +183,17 @@ def _granted_amount(p: Pass, event: PermitEvent, ext: Extensions) -> int | None:
         return None
     if ext.max_total_months is not None and p.ext_months + amount > ext.max_total_months:
         left = ext.max_total_months - p.ext_months
+        if ext.over_cap == "limit" and left > 0:
+            if p.reading.ext_base == VOID_OVER_CAP:
+                _void_over_cap(p, event)
+                return None
+            p.warn(
+                event,
+                f"months: {amount} would bring extensions to {p.ext_months + amount} "
+                f"months; {ext.citation} allows {ext.max_total_months} in all, so the grant "
+                f"counts for the {left} months left",
+            )
+            return left
         p.refuse(
             event,
             f"months: {amount} would bring extensions to "
@@ -168,13 +211,17 @@ def grant(p: Pass, event: PermitEvent, due: date | None) -> None:
     amount = _granted_amount(p, event, ext)
     if amount is None:
         return
-    base_kind = ext.base
-    if p.reading.ext_base != "literal" and ext.alternative_base:
-        base_kind = ext.alternative_base
+    base_kind, unrolled = ext.base, False
+    mode = p.reading.ext_base
+    if mode.startswith("extension_from_"):
+        base_kind = mode.removeprefix("extension_from_")
+        if base_kind.startswith("unrolled_"):
+            base_kind, unrolled = base_kind.removeprefix("unrolled_"), True
     base = {
         "event_date": event.date,
-        "prior_expiry": p.due,
-        "original_expiry": p.original_due,
+        # Permit-clocks' reading 7: "from the expiry" may mean the day counted, unrolled.
+        "prior_expiry": p.nominal if unrolled else p.due,
+        "original_expiry": p.original_nominal if unrolled else p.original_due,
     }[base_kind]
     assert base is not None
     before = due

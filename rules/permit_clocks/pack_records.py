@@ -287,6 +287,9 @@ class Rule:
     met_label: str = ""
     cure: Cure | None = None
     statutory: bool = False  # statutory extensions apply (pack data and the event)
+    # Events that stop the clock for good, with why (AB 130's chain ends when the
+    # city finds the project is not exempt under PRC 21080.66).
+    stopped_by: Mapping[str, str] = field(default_factory=dict)
     read_at: str = ""  # where the source text was read
     verified_on: date | None = None  # when it was last checked against the official text
 
@@ -313,6 +316,7 @@ class Rule:
             names += [self.cure.event, self.cure.met_by]
         if self.statutory:
             names.append(STATUTORY_EVENT)
+        names += list(self.stopped_by)
         names += [*self.also_takes, "withdrawn"]
         return frozenset(names)
 

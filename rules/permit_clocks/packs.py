@@ -11,8 +11,8 @@ workflow code (importing this through the sandbox's pass-through) never reads fi
 from __future__ import annotations
 
 import json
-from datetime import date
 from collections.abc import Mapping
+from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -264,6 +264,7 @@ _RULE_FIELDS = {
     "statutory",
     "read_at",
     "verified_on",
+    "stopped_by",
 }
 
 
@@ -416,9 +417,18 @@ def _rule(raw: Any, pack: str, version: str, where: str, archived: bool = False)
         also_takes=names(raw, "also_takes", where),
         cure=None if raw.get("cure") is None else _cure(raw["cure"], f"{where}.cure"),
         statutory=bool(raw.get("statutory", False)),
+        stopped_by=_stopped_by(raw.get("stopped_by"), f"{where}.stopped_by"),
         read_at=raw.get("read_at", ""),
         verified_on=_verified_on(raw, where, archived),
     )
+
+
+def _stopped_by(raw: Any, where: str) -> Mapping[str, str]:
+    if raw is None:
+        return MappingProxyType({})
+    if not isinstance(raw, dict) or not all(isinstance(v, str) and v for v in raw.values()):
+        raise PackError(f"{where}: maps an event to why it stops the clock")
+    return MappingProxyType(dict(raw))
 
 
 def _verified_on(raw: Mapping[str, Any], where: str, archived: bool) -> date | None:

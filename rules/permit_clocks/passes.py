@@ -21,10 +21,12 @@ from datetime import date, timedelta
 from typing import Any
 
 from rules.kernel.counting import Pause, business_days_between, iso
+from rules.permit_clocks import statutory
 from rules.permit_clocks.calendar import PermitCalendar
+from rules.permit_clocks.cure import meet_cure, start_cure
 from rules.permit_clocks.extensions import companion, extension
 from rules.permit_clocks.outcomes import check_lapse, meet, terminate
-from rules.permit_clocks.packs import Rule
+from rules.permit_clocks.pack_records import STATUTORY_EVENT, Rule
 from rules.permit_clocks.pauses import finish_pause, pause, resume
 from rules.permit_clocks.readings import Reading
 from rules.permit_clocks.request import PermitEvent
@@ -83,6 +85,11 @@ class Pass:
     terminated: tuple[str, str] | None = None  # (consequence, citation)
     seen: set[str] = field(default_factory=set)
     first_items: frozenset[str] | None = None
+    original_nominal: date | None = None  # the first expiry before any roll
+    ended_on: date | None = None  # the last day of a life a late grant cannot revive
+    statutory_seen: set[str] = field(default_factory=set)
+    statutory_months: int = 0
+    curing: bool = False  # in a cure period reopened after the clock was met
 
     # ----------------------------------------------------------------- helpers
 
@@ -141,6 +148,7 @@ class Pass:
             and self.pending_request is None
             and self.denied_on is None
             and self.hard_stop is None
+            and self.ended_on is None
         ):
             return own
         due = own
@@ -151,6 +159,8 @@ class Pass:
             due = max(due, own + timedelta(days=ext.pending_keeps_alive_days))
         if self.denied_on is not None and self.denied_on > due:
             due = self.denied_on
+        if self.ended_on is not None:
+            due = self.ended_on
         if self.hard_stop is not None and due > self.hard_stop:
             due = self.hard_stop
         return due
@@ -162,13 +172,16 @@ class Pass:
         kind = event.type
         if kind not in rule.own_events:
             return  # an event for a chained clock
+        if rule.statutory:
+            statutory.apply_due(self, event.date)
         check_lapse(self, event.date)
         if self.state == "withdrawn":
             self.refuse(event, f"the application was withdrawn; nothing more applies to {rule.id}")
             return
-        if kind == "withdrawn":
+        if kind == "withdrawn" or kind in rule.stopped_by:
             self.state = "withdrawn"
-            self.line(event.date, kind, "the clock stops: withdrawn", None, rule.citation)
+            why = rule.stopped_by.get(kind, "withdrawn")
+            self.line(event.date, kind, f"the clock stops: {why}", None, rule.citation)
             return
         is_start = kind in rule.start.events
         if self.state == "awaiting_start":
@@ -207,7 +220,14 @@ class Pass:
         """A running clock's event, by what the rule makes of its type."""
         rule = self.rule
         kind = event.type
-        if kind in rule.start.restart:
+        cure = rule.cure
+        if cure is not None and kind == cure.event:
+            start_cure(self, event)
+        elif cure is not None and kind == cure.met_by:
+            meet_cure(self, event)
+        elif kind == STATUTORY_EVENT:
+            statutory.record(self, event)
+        elif kind in rule.start.restart:
             restart(self, event)
         elif kind in rule.met_by:
             meet(self, event)
@@ -235,6 +255,8 @@ class Pass:
         if self.chained and self.state == "awaiting_start" and self.chained_start is not None:
             start(self, self.chained_start, None, "chained")
         finish_pause(self)
+        if self.rule.statutory:
+            statutory.apply_due(self, self.as_of)
         if self.as_of is not None:
             check_lapse(self, self.as_of)
         self.final = self.effective_due()

@@ -71,8 +71,6 @@ def resume_at(p: Pass, when: date, what: str) -> None:
     p.open_pause = None
     before = p.due
     count(p)
-    if p.hard_stop is not None and before is not None and p.due is not None:
-        p.hard_stop += p.due - before if p.counting != "business_days" else timedelta()
     days = (resumed - paused).days
     p.line(
         when,
@@ -80,6 +78,31 @@ def resume_at(p: Pass, when: date, what: str) -> None:
         f"{what}: {plural(days, 'days')} paused do not count; due {iso(p.due)}",
         days,
         spec.citation,
+    )
+    _floor(p, resumed)
+    if p.hard_stop is not None and before is not None and p.due is not None:
+        p.hard_stop += p.due - before if p.counting != "business_days" else timedelta()
+
+
+def _floor(p: Pass, resumed: date) -> None:
+    """66452.6(b)(3): once the pause ends the clock runs at least `floor_days` more."""
+    spec = p.rule.pauses
+    assert spec is not None and p.due is not None
+    if spec.floor_days is None or p.counting == "business_days":
+        return
+    floor = resumed + timedelta(days=spec.floor_days)
+    if p.due >= floor:
+        return
+    left = (p.due - resumed).days
+    p.anchor, p.amount, p.counting, p.pauses = resumed, spec.floor_days, "days", []
+    count(p)
+    p.line(
+        resumed,
+        "resumed",
+        f"{plural(left, 'days')} left after the pause, less than {spec.floor_days}: "
+        f"valid {spec.floor_days} days after it ends, due {iso(p.due)}",
+        spec.floor_days,
+        spec.floor_citation or spec.citation,
     )
 
 

@@ -49,6 +49,8 @@ def period_amount(p: Pass, event: PermitEvent | None) -> tuple[int, str]:
     for case in period.cases:
         if _all_hold(case.when, p.facts, event):
             amount = case.amount
+            if case.provisional_note:
+                p.provisional_notes.append(f"{p.rule.id}: {case.provisional_note}")
             if not p.keep_ledger:
                 break
             note = ", ".join(

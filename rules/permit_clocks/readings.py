@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+# The reading of a grant past a cap on extensions that takes it as void (66452.6(e)).
+VOID_OVER_CAP = "grant_over_cap_void"
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -13,7 +16,8 @@ class Reading:
     and (for a chained clock) which day the parent's completion is taken to be."""
 
     roll: str = "literal"  # "literal", "conservative" or "unrolled"
-    ext_base: str = "literal"  # "literal" or "extension_from_<alternative base>"
+    # "literal", "extension_from_<base>", "extension_from_unrolled_<base>" or VOID_OVER_CAP
+    ext_base: str = "literal"
     start: str = "literal"  # label of a chained start candidate
     switches: int = field(init=False, compare=False)
     label: str = field(init=False, compare=False)

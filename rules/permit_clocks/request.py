@@ -20,7 +20,7 @@ from rules.kernel.holidays import HolidayDataError
 from rules.kernel.input import Item, TimelineError, parse_date, parse_items
 from rules.permit_clocks.calendar import PermitCalendar
 from rules.permit_clocks.jurisdictions import base_layers, permit_calendar, permit_jurisdiction
-from rules.permit_clocks.packs import PERMIT_PACKS, PERMIT_RULES, Rule
+from rules.permit_clocks.packs import PERMIT_PACKS, PERMIT_RULES, Rule, rules_of
 
 TOP_LEVEL_FIELDS = frozenset(
     {
@@ -47,12 +47,21 @@ EVENT_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
         "companion_expiry": frozenset({"until"}),
         "inspection": frozenset({"result", "qualifying"}),
         "project_changed": frozenset({"units_change_pct", "area_change_pct"}),
+        "statutory_extension": frozenset({"months", "citation"}),
+        "consultation_extended": frozenset({"days"}),
     }
 )
 _ALLOWED: Mapping[str, frozenset[str]] = MappingProxyType(
     {kind: COMMON_EVENT_FIELDS | extra for kind, extra in EVENT_FIELDS.items()}
 )
-CEQA_DOCUMENTS = ("exempt", "negative_declaration", "eir", "eir_housing", "eir_affordable")
+CEQA_DOCUMENTS = (
+    "exempt",
+    "negative_declaration",
+    "eir",
+    "eir_housing",
+    "eir_affordable",
+    "exempt_21080_66",
+)
 OUTCOMES = ("approved", "approved_with_conditions", "denied", "comments")
 INSPECTION_RESULTS = ("approved", "partial", "failed")
 MAX_EXTENSION_DAYS = 3650
@@ -82,6 +91,7 @@ class PermitEvent:
     qualifying: bool | None = None
     units_change_pct: float | None = None
     area_change_pct: float | None = None
+    citation: str | None = None
 
     def field(self, name: str) -> Any:
         return getattr(self, name, None)
@@ -154,8 +164,9 @@ def _pct(raw: Mapping[str, Any], key: str, where: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         raise PermitClockError(f"{where}.{key}: must be a number")
-    if not 0 <= value <= 100_000:
-        raise PermitClockError(f"{where}.{key}: {value} is outside 0..100000 (percent)")
+    # Signed: a reduction is negative (-25 is a change of 25 percent, Gov. Code 65941.1).
+    if not -100 <= value <= 100_000:
+        raise PermitClockError(f"{where}.{key}: {value} is outside -100..100000 (percent)")
     return float(value)
 
 
@@ -241,6 +252,13 @@ def _own_fields(raw: Mapping[str, Any], kind: str, where: str, values: dict[str,
         if not isinstance(qualifying, bool):
             raise PermitClockError(f"{where}.qualifying: must be true or false")
         values["qualifying"] = qualifying
+    if kind == "statutory_extension":
+        if values.get("months") is None:
+            raise PermitClockError(f"{where}.months: missing (how many months the statute adds)")
+        citation = raw.get("citation")
+        if not isinstance(citation, str) or not citation.strip():
+            raise PermitClockError(f"{where}.citation: missing (the statute that extends it)")
+        values["citation"] = citation.strip()[:300]
     if kind == "project_changed":
         values["units_change_pct"] = _pct(raw, "units_change_pct", where)
         values["area_change_pct"] = _pct(raw, "area_change_pct", where)
@@ -251,27 +269,27 @@ def _own_fields(raw: Mapping[str, Any], kind: str, where: str, values: dict[str,
 
 
 @cache
-def _chain_rules(rule_id: str) -> tuple[Rule, ...]:
-    rule = PERMIT_RULES[rule_id]
+def _chain_rules(rule_id: str, version: str) -> tuple[Rule, ...]:
+    rules = rules_of(version)
     seen: dict[str, Rule] = {}
-    todo = [rule]
+    todo = [rules[rule_id]]
     while todo:
         current = todo.pop()
         if current.id in seen:
             continue
         seen[current.id] = current
-        todo.extend(PERMIT_RULES[c.rule] for c in current.next)
+        todo.extend(rules[c.rule] for c in current.next)
     return tuple(seen.values())
 
 
 def events_taken(rule: Rule) -> frozenset[str]:
     """Event types a clock of this rule accepts: its own and its chained clocks'."""
-    return _events_taken(rule.id)
+    return _events_taken(rule.id, rule.rule_version)
 
 
 @cache
-def _events_taken(rule_id: str) -> frozenset[str]:
-    return frozenset(name for r in _chain_rules(rule_id) for name in r.own_events)
+def _events_taken(rule_id: str, version: str) -> frozenset[str]:
+    return frozenset(name for r in _chain_rules(rule_id, version) for name in r.own_events)
 
 
 def _fact(rule: Rule, name: str, value: Any) -> Any:
@@ -297,7 +315,7 @@ def parse_facts(rule: Rule, raw: Any, defaults: Mapping[str, Any]) -> Mapping[st
         raw = {}
     if not isinstance(raw, dict):
         raise PermitClockError("facts: expected an object")
-    declared = _declared_facts(rule.id)
+    declared = _declared_facts(rule.id, rule.rule_version)
     unknown = set(raw) - set(declared)
     if unknown:
         name = sorted(unknown)[0]
@@ -318,9 +336,10 @@ def parse_facts(rule: Rule, raw: Any, defaults: Mapping[str, Any]) -> Mapping[st
 
 
 @cache
-def _declared_facts(rule_id: str) -> Mapping[str, Rule]:
+def _declared_facts(rule_id: str, version: str) -> Mapping[str, Rule]:
     """Fact name -> the rule (of the chain) that declares it; the rule itself wins."""
-    return MappingProxyType({n: r for r in reversed(_chain_rules(rule_id)) for n in r.facts})
+    chain = _chain_rules(rule_id, version)
+    return MappingProxyType({n: r for r in reversed(chain) for n in r.facts})
 
 
 def _calendar_dates(raw: Any, field: str) -> dict[date, str]:
@@ -355,7 +374,11 @@ def parse_request(raw: Any) -> PermitRequest:
         raise PermitClockError(
             f"rule: unknown rule {rule_id!r} (known: {', '.join(sorted(PERMIT_RULES))})"
         )
-    rule = PERMIT_RULES[rule_id]
+    version = raw.get("rule_version")
+    if version is not None:
+        _text(version, "rule_version")
+    # A clock opened under an earlier pack version keeps its rules until rebased.
+    rule = rules_of(version)[rule_id]
     key = raw.get("jurisdiction")
     defaults = _local_fact_defaults(rule, key)
     calendar = _request_calendar(raw, key, PERMIT_PACKS[rule.pack].state)
@@ -369,9 +392,6 @@ def parse_request(raw: Any) -> PermitRequest:
                     f"{event.where}.date: {event.date.isoformat()} is after as_of "
                     f"{as_of.isoformat()} (an event cannot be recorded before it happens)"
                 )
-    version = raw.get("rule_version")
-    if version is not None:
-        _text(version, "rule_version")
     return PermitRequest(
         rule=rule,
         jurisdiction=key,

@@ -20,8 +20,12 @@ def start(p: Pass, when: date, event: PermitEvent | None, what: str) -> None:
     p.start_date = when
     p.state = "running"
     open_phase(p, when, event, what)
-    p.original_due = p.due
+    p.original_due, p.original_nominal = p.due, p.nominal
     rule = p.rule
+    if rule.stopped_by:
+        # AB 130's clocks run for any project that may qualify: say what ends them.
+        ends = "; ".join(f"{kind} ({why})" for kind, why in rule.stopped_by.items())
+        p.line(when, what, f"the clock stops if this is recorded: {ends}", None, rule.citation)
     if rule.effective_from and when < rule.effective_from:
         p.warn(
             event,

@@ -144,15 +144,19 @@ def test_a_denial_after_expiry_ends_the_map_on_the_denial_date() -> None:
     assert (r["due_date"], r["status"]) == ("2029-05-10", "lapsed")
 
 
-def test_map_extensions_beyond_six_years_are_refused() -> None:
+def test_a_map_grant_beyond_six_years_counts_only_for_the_months_left() -> None:
+    # Revision 3 (66452.6(e)): a grant past the cap no longer leaves the map pending
+    # past its hard stop; it counts for the 72 months left (2029-04-14 + 72 months).
     events = [
         ev("approved", "2026-04-14"),
         ev("extension_requested", "2029-03-05"),
         ev("extension_granted", "2029-04-30", months=80),
     ]
     r = compute("ca_tentative_map_expiry", events, facts={"ordinance_months": 12})
-    assert r["due_date"] == "2029-06-13"  # still pending
-    assert any("allows 72 in all" in w for w in r["warnings"])
+    assert r["due_date"] == r["hard_stop"] == "2035-04-14"
+    assert any("counts for the 72 months left" in w for w in r["warnings"])
+    # Read as void, the grant is still the decision: the map ends on its date.
+    assert r["conservative_date"] == "2029-04-30"
 
 
 def test_sign_permit_extension_needs_a_request_before_expiry() -> None:
@@ -352,11 +356,11 @@ def test_an_incomplete_full_application_starts_a_provisional_90_day_cure() -> No
         ev("incomplete_notice", "2022-03-20", items=["x"]),
     ]
     r = compute("ca_sb330_full_application", events)
-    assert r["status"] == "met"
-    cure = r["next"][0]
-    assert (cure["due_date"], cure["conservative_date"]) == ("2022-06-20", "2022-06-18")
-    assert cure["provisional"] is True
-    assert any(w.startswith("provisional:") for w in cure["warnings"])
+    # Revision 3: the cure period is this clock's own deadline while it runs.
+    assert r["status"] == "running"
+    assert (r["due_date"], r["conservative_date"]) == ("2022-06-20", "2022-06-18")
+    assert r["provisional"] is True
+    assert any(w.startswith("provisional:") for w in r["warnings"])
 
 
 # -------------------------------------------------------------------- chains and status

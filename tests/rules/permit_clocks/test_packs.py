@@ -140,7 +140,7 @@ def test_catalog_lists_events_facts_and_chains() -> None:
     assert {"received", "resubmitted", "complete", "incomplete_notice", "ceqa"} <= set(
         psa["events"]
     )
-    assert psa["next"] == ["ca_haa_consistency", "ca_psa_decision"]
+    assert psa["next"] == ["ca_haa_consistency", "ca_psa_decision", "ca_21080_66_tribal_notice"]
     assert by_id["building_permit_expiry"]["event_fields"]["inspection"] == ["qualifying", "result"]
     assert {p["key"] for p in pack_catalog()} >= {"california", "building", "cotati"}
 

@@ -1,0 +1,100 @@
+"""Extensions by operation of law (Gov. Code 65914.4, AB 2729 of 2024; 66452.22 and the
+like): applied to every clock that qualifies, with a ledger line and no request, and
+outside the discretionary cap (the hard stop moves with them). Eligibility is read on
+the day the statute took effect: the clock started before `started_before` and its
+expiry that day falls on or after it and before `expiring_before`. A
+`statutory_extension` event (months, citation) records one the pack does not hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import TYPE_CHECKING
+
+from rules.kernel.counting import add_months, iso
+from rules.permit_clocks.pack_records import Rule, StatutoryExtension
+from rules.permit_clocks.packs import ARCHIVED_PACKS, PERMIT_PACKS
+from rules.permit_clocks.periods import count, plural
+from rules.permit_clocks.request import PermitEvent
+
+if TYPE_CHECKING:
+    from rules.permit_clocks.passes import Pass
+
+
+def extensions_for(rule: Rule) -> tuple[StatutoryExtension, ...]:
+    """The pack's statutory extensions for this rule, from the pack version the rule
+    record comes from (an archived version has its own list)."""
+    if not rule.statutory:
+        return ()
+    archived = ARCHIVED_PACKS.get(rule.rule_version)
+    pack = archived[0] if archived else PERMIT_PACKS[rule.pack]
+    return tuple(e for e in pack.statutory_extensions if rule.id in e.rules)
+
+
+def apply_due(p: Pass, today: date | None) -> None:
+    """Apply each statutory extension whose day has come (all of them when `today` is
+    None), before anything on or after that day is looked at."""
+    for ext in extensions_for(p.rule):
+        if ext.id in p.statutory_seen or (today is not None and today < ext.in_effect_on):
+            continue
+        p.statutory_seen.add(ext.id)
+        if _eligible(p, ext, p.facts):
+            _extend(p, ext.in_effect_on, ext.months, ext.citation, ext.title)
+            if ext.provisional_note:
+                p.provisional_notes.append(f"{ext.id}: {ext.provisional_note}")
+
+
+def _eligible(p: Pass, ext: StatutoryExtension, facts: Mapping[str, object]) -> bool:
+    if p.state != "running" or p.open_pause is not None or p.start_date is None:
+        return False
+    if ext.started_before is not None and p.start_date >= ext.started_before:
+        return False
+    due = p.effective_due()
+    if due is None or due < ext.in_effect_on:
+        return False
+    if ext.expiring_before is not None and due >= ext.expiring_before:
+        return False
+    return all(c.holds_for(facts, None) for c in ext.when)
+
+
+def record(p: Pass, event: PermitEvent) -> None:
+    """A `statutory_extension` event: months by operation of law the pack lacks."""
+    if p.state in ("met", "met_late", "answered"):
+        p.refuse(event, f"the clock was already met on {iso(p.met_date)}")
+        return
+    if p.state != "running":
+        p.refuse(
+            event,
+            f"the clock is {p.state.replace('_', ' ')} on {iso(event.date)}: a statute "
+            "extends only a clock still running that day",
+        )
+        return
+    if p.open_pause is not None:
+        p.refuse(event, f"the clock is paused since {iso(p.open_pause)}")
+        return
+    if event.months is None:
+        p.refuse(event, "months: missing (how many months does the statute add?)")
+        return
+    if not event.citation:
+        p.refuse(event, "citation: missing (which statute extends the clock?)")
+        return
+    _extend(p, event.date, event.months, event.citation, "recorded by staff")
+
+
+def _extend(p: Pass, when: date, months: int, citation: str, what: str) -> None:
+    """Add `months` to the expiry, outside the discretionary cap."""
+    assert p.due is not None
+    before = p.due
+    p.anchor, p.amount, p.counting, p.pauses = before, months, "months", []
+    count(p)
+    p.statutory_months += months
+    if p.hard_stop is not None:
+        p.hard_stop = add_months(p.hard_stop, months)
+    p.line(
+        when,
+        "statutory_extension",
+        f"extended by operation of law ({what}): {plural(months, 'months')} from "
+        f"{iso(before)}, due {iso(p.due)}; not counted against the limit on extensions",
+        months,
+        citation,
+    )
