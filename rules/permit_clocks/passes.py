@@ -172,6 +172,11 @@ class Pass:
         kind = event.type
         if kind not in rule.own_events:
             return  # an event for a chained clock
+        start_at = self.chained_start
+        if self.state == "awaiting_start" and start_at is not None and event.date >= start_at:
+            # A chained clock runs from its parent's day: its own later events (an HAA
+            # inconsistency notice, a tribe's acceptance) act on it from then on.
+            start(self, start_at, None, "chained")
         if rule.statutory:
             statutory.apply_due(self, event.date)
         check_lapse(self, event.date)
