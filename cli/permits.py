@@ -64,6 +64,7 @@ def event_fields(
     document: str | None = None,
     until: str | None = None,
     items: list[str] | None = None,
+    citation: str | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "result": result,
@@ -74,6 +75,7 @@ def event_fields(
         "outcome": outcome,
         "document": document,
         "until": until,
+        "citation": citation,
     }
     if items:
         out["items"] = [
@@ -167,6 +169,9 @@ def record(
     outcome: Annotated[str | None, typer.Option("--outcome", help="A decision's outcome")] = None,
     document: Annotated[str | None, typer.Option("--document", help="CEQA document")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Companion expiry")] = None,
+    citation: Annotated[
+        str | None, typer.Option("--citation", help="The statute of a statutory_extension")
+    ] = None,
     item: Annotated[
         list[str] | None, typer.Option("--item", help="Missing item (repeatable)")
     ] = None,
@@ -189,6 +194,7 @@ def record(
             document=document,
             until=until,
             items=item,
+            citation=citation,
         ),
     }
     done = api.call("POST", f"/permits/{clock_id}/events", body)
@@ -252,6 +258,18 @@ def _print_clock(clock_id: str, clock: dict[str, Any], indent: str = "") -> None
         + (f"; hard stop {clock['hard_stop']}" if clock.get("hard_stop") else "")
         + f"; if missed: {(clock.get('consequence') or '-').replace('_', ' ')}"
     )
+    ext = clock.get("extensions") or {}
+    if ext.get("cap_months"):
+        console.print(
+            f"{indent}  limit on extensions: {ext['months_used']} of {ext['cap_months']} "
+            f"months used, {ext['months_left']} left ({ext.get('cap_citation', '')})"
+            + (
+                f"; {ext['statutory_months']} months by statute, outside the limit"
+                if ext.get("statutory_months")
+                else ""
+            ),
+            markup=False,
+        )
     for line in clock.get("ledger") or []:
         console.print(
             f"{indent}  {line['date']}  {line['event']}: {line['effect']}  [{line['rule']}]"

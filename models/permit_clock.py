@@ -33,6 +33,7 @@ EVENT_FIELDS = (
     "qualifying",
     "units_change_pct",
     "area_change_pct",
+    "citation",
 )
 
 

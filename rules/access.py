@@ -64,6 +64,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "link.revoke": ("project_manager", "planning_manager", "admin"),
     "admin.calendar": ("admin",),
     "admin.users": ("admin",),
+    "admin.rules": ("admin",),
     # Each staff user's own personal access tokens (for the CLI and scripts).
     "account.tokens": STAFF_ROLES,
     # Reading: every staff role reads everything (the city attorney reads all).
@@ -140,5 +141,6 @@ _DESCRIPTIONS = {
     "link.revoke": "revoke an applicant link",
     "admin.calendar": "change the jurisdiction calendar",
     "admin.users": "manage users",
+    "admin.rules": "see the law watch (provisional, stale and pending rules)",
     "read": "read pages",
 }

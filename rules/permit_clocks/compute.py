@@ -366,6 +366,7 @@ def _extensions(rule: Rule, literal: Pass, earliest: Pass) -> dict[str, Any]:
         if ext.max_total_months is not None:
             # The cap on discretionary extensions: statutory months never count here.
             extensions["cap_months"] = ext.max_total_months
+            extensions["cap_citation"] = ext.citation
             extensions["months_used"] = literal.ext_months
             extensions["months_left"] = ext.max_total_months - literal.ext_months
         extensions["pending_request"] = (

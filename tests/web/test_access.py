@@ -39,6 +39,7 @@ EXPECTED = {
     "link.revoke": {"project_manager", "planning_manager", "admin"},
     "admin.calendar": {"admin"},
     "admin.users": {"admin"},
+    "admin.rules": {"admin"},
     "account.tokens": set(STAFF_ROLES),
     "read": set(STAFF_ROLES),
 }

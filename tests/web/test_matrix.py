@@ -78,6 +78,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/admin/users"): "admin.users",
     ("POST", "/admin/users"): "admin.users",
     ("POST", "/admin/users/{user_id}/disable"): "admin.users",
+    ("GET", "/admin/rules"): "admin.rules",
     ("POST", "/links"): "link.create",
     ("POST", "/links/{link_id}/revoke"): "link.revoke",
     ("GET", "/me"): "read",
@@ -319,7 +320,7 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
 
 # Actions with no API endpoint of their own: admin pages (covered by the page matrix) and
 # each user's own tokens (every staff role may: tests/cli/test_tokens.py).
-PAGE_ONLY = {"admin.calendar", "admin.users", "account.tokens"}
+PAGE_ONLY = {"admin.calendar", "admin.users", "admin.rules", "account.tokens"}
 
 
 def test_every_action_is_exercised(targets: dict[str, str]) -> None:

@@ -17,6 +17,7 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.calendars import ALL, CONSERVATIVE
 from rules.kernel.input import TimelineError, parse_date
 from rules.kernel.jurisdictions import JURISDICTIONS
+from rules.law_watch import law_watch
 from web.auth.accounts import AccountError
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
@@ -212,3 +213,11 @@ async def disable_user(request: Request, user_id: int) -> Response:
     return redirect_with_flash(
         request, "/admin/users", "ok", f"{user.email} can no longer log in; their sessions ended."
     )
+
+
+@router.get("/admin/rules", response_class=HTMLResponse)
+def rules_page(request: Request) -> HTMLResponse:
+    """The law watch: provisional rules, rules not verified in 12 months, pending changes."""
+    session = staff_session(request)
+    require(session.user.principal, "admin.rules")
+    return render(request, "admin_rules.html.j2", watch=law_watch(ctx_of(request).today()))

@@ -25,7 +25,7 @@ router = APIRouter()
 
 # Form fields that carry an event's details, with how to read each from the form.
 INT_FIELDS = ("days", "months", "units_change_pct", "area_change_pct")
-TEXT_FIELDS = ("outcome", "document", "reason", "until", "result")
+TEXT_FIELDS = ("outcome", "document", "reason", "until", "result", "citation")
 DONE = ("met", "met_late", "withdrawn")
 
 

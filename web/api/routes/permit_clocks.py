@@ -37,6 +37,9 @@ class EventBody(BaseModel):
     qualifying: bool | None = None
     units_change_pct: float | None = None
     area_change_pct: float | None = None
+    citation: str | None = Field(
+        None, description="a statutory_extension's statute", examples=["Gov. Code 65914.4"]
+    )
 
     def fields(self) -> dict[str, Any]:
         data = self.model_dump(exclude={"type", "date", "note"}, exclude_none=True)
