@@ -37,6 +37,16 @@ class OpenPermitClock:
 
 
 @dataclass(frozen=True, kw_only=True)
+class RebasePermitClock:
+    """Apply the current version of the clock's rule (administrators; audited)."""
+
+    permission: ClassVar[str] = "clock.rebase"
+
+    clock_id: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class RecordPermitEvent:
     permission: ClassVar[str] = "permit.record"
 

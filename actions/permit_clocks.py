@@ -23,7 +23,7 @@ from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from actions.cities import Cities
 from actions.errors import ActionFailed, bad, from_temporal
-from actions.permit_clock_requests import OpenPermitClock, RecordPermitEvent
+from actions.permit_clock_requests import OpenPermitClock, RebasePermitClock, RecordPermitEvent
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.closures import stored_closures
@@ -36,6 +36,7 @@ from models.permit_clock import (
     PermitContacts,
     PermitEvent,
     PermitEventInput,
+    PermitRebaseInput,
     PermitUpdateResult,
 )
 from models.schema import PermitClockRow, PermitEventRow
@@ -44,6 +45,7 @@ from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
 from rules.permit_clocks.jurisdictions import base_layers
+from rules.permit_clocks.packs import PERMIT_RULES
 from workflows.permit_clock_support import EventRefused, PermitClockState, refuse_event
 
 CLOCK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
@@ -230,6 +232,29 @@ class PermitClockActions:
                 self._permit_events(request.clock_id) > before
                 and getattr(self.row(request.clock_id), "due_date", None) == due
             ),
+            timeout=10,
+        )
+        return result
+
+    async def rebase(self, who: Principal, request: RebasePermitClock) -> PermitUpdateResult:
+        """Switch a running clock to the current version of its rule: the validator refuses
+        one already current; the ledger records who, why and what moved."""
+        require(who, request.permission)
+        if not request.reason.strip():
+            raise bad("reason: say why the clock is rebased (it goes into the ledger)")
+        summary = await self.summary(who, request.clock_id)
+        version = PERMIT_RULES[summary.info.rule].rule_version
+        handle = await self.gateway.handle(permit_clock_workflow_id(request.clock_id))
+        try:
+            result: PermitUpdateResult = await handle.execute_update(
+                "rebase",  # PermitClockWorkflow's update
+                PermitRebaseInput(version, who.email, request.reason.strip()),
+                result_type=PermitUpdateResult,
+            )
+        except Exception as err:  # noqa: BLE001 - the validator's words, or why not
+            raise from_temporal(err) from None
+        await wait_for(
+            lambda: getattr(self.row(request.clock_id), "rule_version", None) == version,
             timeout=10,
         )
         return result

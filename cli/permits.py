@@ -84,6 +84,24 @@ def event_fields(
     return {k: v for k, v in out.items() if v is not None}
 
 
+@app.command()
+def rebase(
+    clock_id: Annotated[str, typer.Argument(help="Permit or application number")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (goes into the ledger)")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Apply the current version of the clock's rule (administrators; audited): a running
+    clock keeps the rules it was opened under until then."""
+    if not reason.strip():
+        raise CliError("--reason: say why the clock is rebased", code=2)
+    done = Api.from_settings().call("POST", f"/permits/{clock_id}/rebase", {"reason": reason})
+    if as_json:
+        print(json.dumps(done, indent=2))
+        return
+    console.print(f"rebased on {done['clock']['rule_version']}")
+    _print_clock(clock_id, done["clock"])
+
+
 @app.command("rules")
 def rules(as_json: JsonOpt = False) -> None:
     """The rules a permit clock can be opened on (no server needed)."""

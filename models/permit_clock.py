@@ -135,6 +135,18 @@ class PermitClockInput:
     # Closure days added after the clock was opened, with what each moved (the ledger's
     # lines for them); the days themselves are in `info.calendar.layers`.
     closures: list[dict[str, Any]] = field(default_factory=list)
+    # Audited rebases onto a newer rule version (the ledger's lines for them).
+    rebases: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class PermitRebaseInput:
+    """An administrator's audited switch of a running clock to the current version of its
+    rule (the clock keeps the version it was opened under until then)."""
+
+    rule_version: str
+    requested_by: str
+    reason: str
 
 
 @dataclass

@@ -29,6 +29,7 @@ with workflow.unsafe.imports_passed_through():
         PermitEvent,
         PermitEventInput,
         PermitNoticeRequest,
+        PermitRebaseInput,
         PermitUpdateResult,
     )
     from models.shot_clock import LocalClosureInput
@@ -197,6 +198,20 @@ class PermitClockWorkflow:
     @add_local_closure.validator
     def _validate_local_closure(self, input: LocalClosureInput) -> None:
         self._state.check_local_closure(input.date)
+
+    @workflow.update
+    async def rebase(self, input: PermitRebaseInput) -> PermitUpdateResult:
+        """An administrator applies the current rule version to this running clock."""
+        async with self._lock:
+            self._state.rebase(input, workflow.now())
+        self._dirty = True
+        return PermitUpdateResult(
+            f"rebase-{len(self._state.rebases)}", self._state.clock(workflow.now())
+        )
+
+    @rebase.validator
+    def _validate_rebase(self, input: PermitRebaseInput) -> None:
+        self._state.check_rebase(input)
 
     # -- queries ------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from models.permit_clock import (
     PermitEventInput,
     PermitEventRecord,
     PermitNoticeRequest,
+    PermitRebaseInput,
     all_clocks,
 )
 from rules.kernel.alerts import SEND_AT, local_instant, local_today
@@ -34,6 +35,7 @@ from rules.permit_clocks import (
     reminder_plan,
 )
 from rules.permit_clocks.jurisdictions import base_layers
+from rules.permit_clocks.packs import PERMIT_RULES
 from workflows import clock_common as common
 
 # Shared with the shot clock (clock_common: status, conservative date, jurisdiction).
@@ -139,6 +141,7 @@ class PermitClockState(common.Timeline[PermitEvent]):
         self.announced_expiry = input.announced_expiry
         self.planned_at = input.planned_at
         self.closures: list[dict[str, Any]] = list(input.closures)
+        self.rebases: list[dict[str, Any]] = list(input.rebases)
 
     def carry_over(self) -> PermitClockInput:
         return PermitClockInput(
@@ -151,6 +154,7 @@ class PermitClockState(common.Timeline[PermitEvent]):
             announced_expiry=self.announced_expiry,
             planned_at=self.planned_at,
             closures=list(self.closures),
+            rebases=list(self.rebases),
         )
 
     # -- the rules --------------------------------------------------------------------
@@ -177,9 +181,57 @@ class PermitClockState(common.Timeline[PermitEvent]):
         # The closure days added since opening, each on the day it was added (as_of is a
         # point of view: the clock as it stood then).
         lines = [_closure_line(r) for r in self.closures if r["date"] <= day.isoformat()]
+        lines += [_rebase_line(r) for r in self.rebases if r["date"] <= day.isoformat()]
         if lines:
             clock["ledger"] = sorted([*clock["ledger"], *lines], key=lambda e: e["date"])
         return clock
+
+    # -- rebase onto the current rules -------------------------------------------------
+
+    def check_rebase(self, input: PermitRebaseInput) -> None:
+        """Refuse (ValueError, the update's rejection) a rebase without a reason or an
+        administrator, or onto anything but the rule's current version."""
+        if not input.reason.strip():
+            raise ValueError("reason: a rebase must say why (it goes into the ledger)")
+        if not input.requested_by.strip():
+            raise ValueError("requested_by: a rebase must name the administrator")
+        current = PERMIT_RULES[self.info.rule].rule_version
+        if input.rule_version != current:
+            raise ValueError(
+                f"rule_version: {input.rule_version!r} is not the current version of "
+                f"{self.info.rule} ({current})"
+            )
+        if self.info.calendar.rule_version == current:
+            raise ValueError(f"the clock already counts on {current}: nothing to rebase")
+
+    def rebase(self, input: PermitRebaseInput, now: datetime) -> dict[str, Any]:
+        """Apply the current rule version; the ledger says what it moved and who did it."""
+        before = self.clock(now)
+        cal = self.info.calendar
+        old = cal.rule_version or "the version it was opened under"
+        cal.rule_version = input.rule_version
+        after = self.clock(now)
+        moved = [
+            f"{path} {name} {old_clock.get(name)} -> {new_clock.get(name)}"
+            for (path, old_clock), (_, new_clock) in zip(
+                clock_paths(before), clock_paths(after), strict=False
+            )
+            for name in ("due_date", "conservative_date", "status")
+            if old_clock.get(name) != new_clock.get(name)
+        ]
+        record = {
+            "date": self.today(now).isoformat(),
+            "from": old,
+            "to": input.rule_version,
+            "by": input.requested_by,
+            "reason": input.reason.strip(),
+            "effect": (
+                f"rebased on {input.rule_version} by {input.requested_by}: "
+                f"{input.reason.strip()}. " + ("; ".join(moved) if moved else "no date moved")
+            ),
+        }
+        self.rebases.append(record)
+        return record
 
     # -- closure days added after opening (shot-clocks.md 8.10) -------------------------
 
@@ -365,13 +417,24 @@ class PermitClockState(common.Timeline[PermitEvent]):
         )
 
 
+def _rebase_line(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "date": record["date"],
+        "event": "rebase",
+        "effect": record["effect"],
+        "days": None,
+        "rule": f"rules {record['from']} -> {record['to']} (an administrator's audited rebase)",
+        "reading": "literal",
+    }
+
+
 def _closure_line(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "date": record["date"],
         "event": "local_closure",
         "effect": record["effect"],
         "days": record.get("moved"),
-        "rule": "shot-clocks.md 8.10 (closure day added after opening)",
+        "rule": "Code Civ. Proc. 12b (a full day the city office is closed), added after opening",
         "reading": "literal",
     }
 

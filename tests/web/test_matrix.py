@@ -99,6 +99,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/permits/{clock_id}"): "read",
     ("POST", "/api/v1/permits"): "permit.open",
     ("POST", "/api/v1/permits/{clock_id}/events"): "permit.record",
+    ("POST", "/api/v1/permits/{clock_id}/rebase"): "clock.rebase",
     # A condition's time limits become permit clocks of the project.
     ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
     ("GET", "/api/v1/me"): "read",

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
-from actions.permit_clock_requests import OpenPermitClock, RecordPermitEvent
+from actions.permit_clock_requests import OpenPermitClock, RebasePermitClock, RecordPermitEvent
 from models.schema import PermitClockRow
 from rules.access import require
 from web.api.deps import User
@@ -121,6 +121,22 @@ async def api_open(request: Request, body: OpenPermitClockBody, user: CurrentUse
         user.principal, OpenPermitClock(**body.model_dump())
     )
     return {"clock_id": summary.info.clock_id, "clock": summary.clock}
+
+
+class PermitRebaseBody(BaseModel):
+    reason: str = Field(..., description="why the clock is rebased (goes into the ledger)")
+
+
+@router.post("/permits/{clock_id}/rebase", response_model=None)
+async def api_rebase(
+    request: Request, clock_id: str, body: PermitRebaseBody, user: CurrentUser = User
+) -> Any:
+    """Apply the current version of the clock's rule to a running clock (administrators;
+    the clock keeps the version it was opened under until then)."""
+    result = await ctx_of(request).actions.permit_clocks.rebase(
+        user.principal, RebasePermitClock(clock_id=clock_id, reason=body.reason)
+    )
+    return dataclasses.asdict(result)
 
 
 @router.post("/permits/{clock_id}/events", response_model=None)
