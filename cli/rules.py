@@ -39,7 +39,7 @@ def status(
     try:
         today = date.fromisoformat(as_of) if as_of else date.today()
     except ValueError:
-        raise CliError(f"--as-of: {as_of!r} is not a date (YYYY-MM-DD)") from None
+        raise CliError(f"--as-of: {as_of!r} is not a date (YYYY-MM-DD)", code=2) from None
     watch = law_watch(today)
     if as_json:
         print(json.dumps(watch, indent=2))

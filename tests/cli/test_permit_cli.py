@@ -114,3 +114,20 @@ def test_a_reader_may_not_open(stack: Stack) -> None:
     )  # fmt: skip
     assert_one_line_error(result, 1, "not permitted")
     assert events_of(stack, clock_id) == []
+
+
+def test_a_statutory_extension_needs_its_statute_and_stays_outside_the_cap(stack: Stack) -> None:
+    clock_id = new_id("TM")
+    stack.ok(
+        "permit", "open", "--id", clock_id, "--rule", "ca_tentative_map_expiry",
+        "--event", "approved", "--date", ago(30), "--json",
+    )  # fmt: skip
+    missing = stack.run("permit", "record", clock_id, "statutory_extension", "--months", "12")
+    assert_one_line_error(missing, 1, "citation")
+    done = stack.ok(
+        "permit", "record", clock_id, "statutory_extension", "--months", "12",
+        "--citation", "Gov. Code 66452.25",
+    )  # fmt: skip
+    assert "limit on extensions: 0 of 72 months used, 72 left" in done.stdout
+    assert "12 months by statute, outside the limit" in done.stdout
+    assert events_of(stack, clock_id) == ["approved", "statutory_extension"]

@@ -220,4 +220,5 @@ def rules_page(request: Request) -> HTMLResponse:
     """The law watch: provisional rules, rules not verified in 12 months, pending changes."""
     session = staff_session(request)
     require(session.user.principal, "admin.rules")
-    return render(request, "admin_rules.html.j2", watch=law_watch(ctx_of(request).today()))
+    today = ctx_of(request).today()
+    return render(request, "admin_rules.html.j2", session=session, watch=law_watch(today))
