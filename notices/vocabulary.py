@@ -108,6 +108,10 @@ CONSEQUENCE_LABELS = {
     "missed": "the decision deadline is missed (the code states no remedy; judicial "
     "review may follow)",
     "violation": "the condition is not met in time: a violation of the conditions of approval",
+    "no_consultation": "no tribe accepted consultation in time: the 30 days for final action "
+    "(Pub. Resources Code 21080.66) have started",
+    "consultation_over": "the tribal consultation period ended: the 30 days for final action "
+    "(Pub. Resources Code 21080.66) have started",
 }
 
 PERMIT_STATUS_LABELS = {
