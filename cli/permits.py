@@ -293,7 +293,11 @@ def _print_clock(clock_id: str, clock: dict[str, Any], indent: str = "") -> None
             f"{indent}  {line['date']}  {line['event']}: {line['effect']}  [{line['rule']}]"
         )
     for alt in clock.get("alternatives") or []:
-        console.print(f"{indent}  other reading: {alt['reading']}: {alt.get('due_date') or '-'}")
+        why = f" ({alt['explanation']})" if alt.get("explanation") else ""
+        console.print(
+            f"{indent}  other reading: {alt['reading']}: {alt.get('due_date') or '-'}{why}",
+            markup=False,
+        )
     for warning in clock.get("warnings") or []:
         console.print(f"{indent}  [yellow]warning:[/] {warning}")
     for chained in clock.get("next") or []:

@@ -140,7 +140,7 @@ def _describe(reading: Reading, rule: Rule, starts: Mapping[str, StartCandidate]
     elif reading.ext_base.startswith("extension_from_unrolled_"):
         parts.append(
             "the extension counts from the expiry as counted, before it rolled past a "
-            "weekend or holiday"
+            "weekend or holiday (Code Civ. Proc. 12a)"
         )
     elif reading.ext_base != "literal" and ext is not None:
         parts.append(ext.alternative_reading or "the extension counts from another base")
