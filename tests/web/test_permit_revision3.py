@@ -4,7 +4,7 @@ left, the administrator's law-watch page, and the permit-clock rebase's refusals
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from rules.kernel.counting import add_months
 from settings import Settings
@@ -14,11 +14,9 @@ from tests.web.test_permit_clocks import ATTORNEY, PM, new_id, stored, wait_row
 ADMIN = "admin@cotati.example"
 
 
-def test_a_statutory_extension_through_the_api_and_the_form_outside_the_cap(
-    browser: Browser, web_settings: Settings
-) -> None:
+def open_map(browser: Browser, web_settings: Settings, approved: date) -> str:
+    """A tentative map's clock opened through the API; its id once it is in the read model."""
     clock_id = new_id("TM")
-    approved = city_today() - timedelta(days=100)
     opened = browser.api(
         PM,
         "POST",
@@ -33,6 +31,14 @@ def test_a_statutory_extension_through_the_api_and_the_form_outside_the_cap(
     )
     assert opened.status_code == 201, opened.text
     wait_row(web_settings, clock_id)
+    return clock_id
+
+
+def test_a_statutory_extension_through_the_api_and_the_form_outside_the_cap(
+    browser: Browser, web_settings: Settings
+) -> None:
+    approved = city_today() - timedelta(days=100)
+    clock_id = open_map(browser, web_settings, approved)
     recorded = browser.api(
         PM,
         "POST",
@@ -93,19 +99,7 @@ def test_the_law_watch_page_is_the_administrators(browser: Browser) -> None:
 def test_a_permit_rebase_is_the_administrators_and_needs_a_newer_version(
     browser: Browser, web_settings: Settings
 ) -> None:
-    clock_id = new_id("TM")
-    opened = browser.api(
-        PM,
-        "POST",
-        "/api/v1/permits",
-        {
-            "clock_id": clock_id,
-            "rule": "ca_tentative_map_expiry",
-            "events": [{"type": "approved", "date": city_today().isoformat()}],
-        },
-    )
-    assert opened.status_code == 201, opened.text
-    wait_row(web_settings, clock_id)
+    clock_id = open_map(browser, web_settings, city_today())
     path = f"/api/v1/permits/{clock_id}/rebase"
     assert browser.api(ATTORNEY, "POST", path, {"reason": "x"}).status_code == 403
     current = browser.api(ADMIN, "POST", path, {"reason": "apply the new rules"})
