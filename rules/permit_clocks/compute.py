@@ -194,9 +194,11 @@ def _completions(rule: Rule, chain: Chain, passes: Sequence[Pass]) -> list[Start
         text = "" if i == 0 else f"the {rule.id} clock read so: {p.reading_label}"
         options: list[tuple[str, str, date]] = []
         consequence, _ = p.consequence()
-        if chain.start == "expiry":
-            if p.state == "lapsed" and p.terminated is None:
-                options.append((label, text, p.final))  # type: ignore[arg-type]
+        lapsed = p.state == "lapsed" and p.terminated is None
+        if chain.start in ("expiry", "end") and lapsed:
+            options.append((label, text, p.final))  # type: ignore[arg-type]
+        elif chain.start == "expiry":
+            pass
         elif p.completion is not None and p.state in ("met", "met_late"):
             options.append((label, text, p.completion))
         elif p.state == "lapsed" and p.terminated is None and consequence == "deemed_complete":

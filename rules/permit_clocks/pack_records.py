@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 COUNTINGS = ("ccp12", "business_days", "months", "days")
 FAMILIES = ("agency_deadline", "applicant_deadline", "expiry")
 MET_EFFECTS = ("completes", "answers")
-CHAIN_STARTS = ("completion", "expiry", "own_events")
+# "end": the parent's completion or, if it lapsed, its expiry (AB 130's final action
+# follows the consultation however it ends).
+CHAIN_STARTS = ("completion", "expiry", "end", "own_events")
 DEEMED_STARTS = ("unrolled_last_day", "day_after")
 EXTRA_READINGS = ("unrolled",)
 EXTENSION_BASES = ("prior_expiry", "original_expiry", "event_date")

@@ -344,3 +344,18 @@ def test_a_chained_clock_takes_its_own_events_once_it_started() -> None:
     )
     haa = chained(r, "ca_haa_consistency")
     assert (haa["due_date"], haa["status"], haa["warnings"]) == ("2026-04-20", "met", [])
+
+
+def test_ab130_consultation_that_runs_out_starts_the_30_days_from_its_end() -> None:
+    # Accepted 2026-04-01 + 45 days = Sat 2026-05-16 -> Mon 2026-05-18; no conclusion is
+    # recorded, so the final action is due 2026-05-18 + 30 days = Wed 2026-06-17.
+    events = [
+        ev("complete", "2026-03-02"),
+        ev("tribal_notice_sent", "2026-03-10"),
+        ev("consultation_accepted", "2026-04-01"),
+    ]
+    r = compute("ca_21080_66_tribal_notice", events, as_of="2026-06-01")
+    consult = chained(chained(r, "ca_21080_66_tribal_acceptance"), "ca_21080_66_consultation")
+    assert (consult["due_date"], consult["status"]) == ("2026-05-18", "lapsed")
+    (decision,) = consult["next"]
+    assert (decision["start_date"], decision["due_date"]) == ("2026-05-18", "2026-06-17")
