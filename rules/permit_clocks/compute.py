@@ -374,7 +374,11 @@ def _extensions(rule: Rule, literal: Pass, earliest: Pass) -> dict[str, Any]:
         extensions["pending_request"] = (
             iso(literal.pending_request) if literal.pending_request else None
         )
-        can_ask = literal.final_status == "running" and extensions["left"] != 0
+        can_ask = (
+            literal.final_status == "running"
+            and extensions["left"] != 0
+            and extensions.get("months_left") != 0  # the cap is used up
+        )
         extensions["request_by"] = (
             (iso(earliest.final) if earliest.final else None) if can_ask else None
         )

@@ -119,6 +119,7 @@ def test_a_grant_past_the_cap_is_limited_and_the_void_reading_is_earlier() -> No
     ]
     assert "void" in r["alternatives"][0]["explanation"]
     assert (r["extensions"]["months_used"], r["extensions"]["months_left"]) == (72, 0)
+    assert r["extensions"]["request_by"] is None  # nothing left to ask for
     assert any("counts for the 12 months left" in w for w in r["warnings"])
 
 
