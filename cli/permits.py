@@ -65,6 +65,8 @@ def event_fields(
     until: str | None = None,
     items: list[str] | None = None,
     citation: str | None = None,
+    units_change_pct: float | None = None,
+    area_change_pct: float | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "result": result,
@@ -76,6 +78,8 @@ def event_fields(
         "document": document,
         "until": until,
         "citation": citation,
+        "units_change_pct": units_change_pct,
+        "area_change_pct": area_change_pct,
     }
     if items:
         out["items"] = [
@@ -190,6 +194,14 @@ def record(
     citation: Annotated[
         str | None, typer.Option("--citation", help="The statute of a statutory_extension")
     ] = None,
+    units_change_pct: Annotated[
+        float | None,
+        typer.Option("--units-change-pct", help="A project change in units, % (a cut is negative)"),
+    ] = None,
+    area_change_pct: Annotated[
+        float | None,
+        typer.Option("--area-change-pct", help="A project change in floor area, % (signed)"),
+    ] = None,
     item: Annotated[
         list[str] | None, typer.Option("--item", help="Missing item (repeatable)")
     ] = None,
@@ -213,6 +225,8 @@ def record(
             until=until,
             items=item,
             citation=citation,
+            units_change_pct=units_change_pct,
+            area_change_pct=area_change_pct,
         ),
     }
     done = api.call("POST", f"/permits/{clock_id}/events", body)

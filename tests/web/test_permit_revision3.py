@@ -107,3 +107,45 @@ def test_a_permit_rebase_is_the_administrators_and_needs_a_newer_version(
     assert "already counts on california@" in current.json()["error"]
     blank = browser.api(ADMIN, "POST", path, {"reason": " "})
     assert blank.status_code == 400 and "reason" in blank.json()["error"]
+
+
+def test_a_reduction_of_25_percent_from_the_form_loses_the_sb330_vesting(
+    browser: Browser, web_settings: Settings
+) -> None:
+    clock_id = new_id("SB330")
+    opened = browser.api(
+        PM,
+        "POST",
+        "/api/v1/permits",
+        {
+            "clock_id": clock_id,
+            "rule": "ca_sb330_full_application",
+            "events": [
+                {
+                    "type": "preliminary_application",
+                    "date": (city_today() - timedelta(days=20)).isoformat(),
+                }
+            ],
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    wait_row(web_settings, clock_id)
+    client = browser.as_(PM)
+    page = client.get(f"/permits/{clock_id}")
+    form = {
+        "csrf_token": csrf_of(page.text),
+        "type": "project_changed",
+        "date": city_today().isoformat(),
+        "units_change_pct": "2 5",
+    }
+    refused = client.post(f"/permits/{clock_id}/events", data=form)
+    assert refused.status_code == 400 and "units_change_pct" in refused.text
+    done = client.post(
+        f"/permits/{clock_id}/events",
+        data={**form, "units_change_pct": "-25"},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303, done.text
+    # 40 -> 30 units is a change of 25% (Gov. Code 65941.1(c)): the vesting is lost.
+    row = wait_row(web_settings, clock_id, lambda row: row.status == "lapsed")
+    assert row.consequence == "vesting_lost"

@@ -24,7 +24,9 @@ from web.queries.permit_clocks import permit_clock_page
 router = APIRouter()
 
 # Form fields that carry an event's details, with how to read each from the form.
-INT_FIELDS = ("days", "months", "units_change_pct", "area_change_pct")
+INT_FIELDS = ("days", "months")
+# A project change's size in percent: signed (a reduction is negative), decimals allowed.
+PCT_FIELDS = ("units_change_pct", "area_change_pct")
 TEXT_FIELDS = ("outcome", "document", "reason", "until", "result", "citation")
 DONE = ("met", "met_late", "withdrawn")
 
@@ -41,6 +43,16 @@ def _int(value: str, name: str) -> int:
         raise bad(f"{name}: '{value}' is not a whole number") from None
 
 
+def _pct(value: str, name: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise bad(f"{name}: '{value}' is not a number (percent; a reduction is negative)") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise bad(f"{name}: '{value}' is not a number (percent; a reduction is negative)")
+    return number
+
+
 def event_fields(form: dict[str, Any]) -> dict[str, Any]:
     """The event details a form carries (blank fields are left out)."""
     out: dict[str, Any] = {}
@@ -48,6 +60,10 @@ def event_fields(form: dict[str, Any]) -> dict[str, Any]:
         value = str(form.get(name) or "").strip()
         if value:
             out[name] = _int(value, name)
+    for name in PCT_FIELDS:
+        value = str(form.get(name) or "").strip()
+        if value:
+            out[name] = _pct(value, name)
     for name in TEXT_FIELDS:
         value = str(form.get(name) or "").strip()
         if value:
