@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         admin,
         auth,
         calendar,
+        caseload,
         dashboard,
         permit_clocks,
         portal,
@@ -89,7 +90,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     # resolutions before projects: "/projects/import" is not a project id
     for module in (auth, dashboard, shot_clocks, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
-    for module in (portal, calendar, permit_clocks, tokens):
+    for module in (portal, calendar, permit_clocks, tokens, caseload):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 

@@ -1,0 +1,48 @@
+"""caseload imports: each previewed or imported caseload file, its progress and errors
+
+Revision ID: 0014
+Revises: 0010
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0014"
+down_revision: str | None = "0010"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # A database adopted from before migrations was made by create_all with today's
+    # models (models/database.py): it may have the table already.
+    if "caseload_imports" in sa.inspect(op.get_bind()).get_table_names():
+        return
+    op.create_table(
+        "caseload_imports",
+        sa.Column("id", sa.String(length=40), primary_key=True),
+        sa.Column("kind", sa.String(length=20), nullable=False),
+        sa.Column("filename", sa.String(length=300), nullable=False),
+        sa.Column("sha256", sa.String(length=64), nullable=False),
+        sa.Column("content", sa.LargeBinary(), nullable=False),
+        sa.Column("created_by", sa.String(length=200), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("state", sa.String(length=20), nullable=False),
+        sa.Column("total", sa.Integer(), nullable=False),
+        sa.Column("done", sa.Integer(), nullable=False),
+        sa.Column("created", sa.Integer(), nullable=False),
+        sa.Column("existing", sa.Integer(), nullable=False),
+        sa.Column("errors", sa.JSON(), nullable=False),
+        sa.Column("message", sa.Text(), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    )
+    op.create_index("ix_caseload_imports_sha256", "caseload_imports", ["sha256"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_caseload_imports_sha256", table_name="caseload_imports")
+    op.drop_table("caseload_imports")
