@@ -64,9 +64,12 @@ def plan_projects(
         groups.setdefault(key, []).append((number, row))
     for project_id, rows in groups.items():
         try:
-            plan.items.append(_project(project_id, rows, who, cities, now, plan.errors))
+            item = _project(project_id, rows, who, cities, now, plan.errors)
         except RowRefused as err:
             plan.errors.append(err.error)
+            continue
+        if item is not None:
+            plan.items.append(item)
 
 
 def _project(
@@ -76,7 +79,7 @@ def _project(
     cities: Cities,
     now: datetime,
     errors: list[RowError],
-) -> PlannedItem:
+) -> PlannedItem | None:
     first_row = rows[0][0]
     fields: dict[str, tuple[int, str]] = {}
     for number, row in rows:  # a project's own columns: on any of its rows, the same
@@ -127,7 +130,7 @@ def _project(
         specs.append(spec)
         states[spec.number] = state
     if len(errors) > bad_rows:
-        raise RowRefused(first_row, "", f"project {project_id}: see its conditions' errors")
+        return None  # each bad condition has its own error
     try:
         start = new_project(
             ParsedResolution(

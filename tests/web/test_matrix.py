@@ -79,6 +79,17 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/admin/users"): "admin.users",
     ("POST", "/admin/users/{user_id}/disable"): "admin.users",
     ("GET", "/admin/rules"): "admin.rules",
+    ("GET", "/admin/import"): "admin.import",
+    ("POST", "/admin/import"): "admin.import",
+    ("GET", "/admin/import/templates/{name}"): "admin.import",
+    ("GET", "/admin/import/{run_id}"): "admin.import",
+    ("POST", "/admin/import/{run_id}/start"): "admin.import",
+    ("GET", "/admin/import/{run_id}/errors.csv"): "admin.import",
+    ("POST", "/api/v1/caseload/previews"): "admin.import",
+    ("POST", "/api/v1/caseload/imports/{run_id}"): "admin.import",
+    ("GET", "/api/v1/caseload/imports/{run_id}"): "admin.import",
+    ("GET", "/api/v1/caseload/imports/{run_id}/errors.csv"): "admin.import",
+    ("GET", "/api/v1/caseload/templates/{kind}"): "admin.import",
     ("POST", "/links"): "link.create",
     ("POST", "/links/{link_id}/revoke"): "link.revoke",
     ("GET", "/me"): "read",
@@ -315,6 +326,7 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
             f"/api/v1/permits/{t['permit']}/events",
             {"type": "inspection", "date": city_today().isoformat(), "result": "failed"},
         ),
+        "admin.import": ("GET", "/api/v1/caseload/templates/wireless", None),
         "read": ("GET", pid, None),
     }
 
@@ -381,6 +393,7 @@ PAGE_POSTS = {
     "link.revoke": "/links/{link}/revoke",
     "admin.calendar": "/admin/calendar/closures",
     "admin.users": "/admin/users",
+    "admin.import": "/admin/import",
     "permit.open": "/permits/new",
     "permit.record": "/permits/{permit}/events",
 }
