@@ -239,6 +239,21 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ExternalIdentity(Base):
+    """A staff user as an OpenID Connect provider knows them (issuer and subject): how a
+    sign-in through the city's provider finds the account (docs/security.md)."""
+
+    __tablename__ = "external_identities"
+    __table_args__ = (UniqueConstraint("issuer", "subject"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    issuer: Mapped[str] = mapped_column(String(300))
+    subject: Mapped[str] = mapped_column(String(300))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_login_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class WebSession(Base):
     """A logged-in browser: the cookie holds the secret, this row its hash and CSRF token."""
 

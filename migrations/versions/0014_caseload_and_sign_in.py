@@ -1,4 +1,5 @@
-"""caseload imports: each previewed or imported caseload file, its progress and errors
+"""caseload imports (each previewed or imported caseload file, its progress and errors)
+and external identities (staff signing in with the city's OpenID Connect provider)
 
 Revision ID: 0014
 Revises: 0010
@@ -19,8 +20,21 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     # A database adopted from before migrations was made by create_all with today's
-    # models (models/database.py): it may have the table already.
-    if "caseload_imports" in sa.inspect(op.get_bind()).get_table_names():
+    # models (models/database.py): it may have the tables already.
+    have = set(sa.inspect(op.get_bind()).get_table_names())
+    if "external_identities" not in have:
+        op.create_table(
+            "external_identities",
+            sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+            sa.Column("issuer", sa.String(length=300), nullable=False),
+            sa.Column("subject", sa.String(length=300), nullable=False),
+            sa.Column("user_id", sa.Integer(), sa.ForeignKey("users.id"), nullable=False),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("last_login_at", sa.DateTime(timezone=True), nullable=False),
+            sa.UniqueConstraint("issuer", "subject"),
+        )
+        op.create_index("ix_external_identities_user_id", "external_identities", ["user_id"])
+    if "caseload_imports" in have:
         return
     op.create_table(
         "caseload_imports",
@@ -44,5 +58,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_external_identities_user_id", table_name="external_identities")
+    op.drop_table("external_identities")
     op.drop_index("ix_caseload_imports_sha256", table_name="caseload_imports")
     op.drop_table("caseload_imports")
