@@ -1,13 +1,15 @@
 """Importing the existing caseload through the API and the pages, against the real
 workflows (dev server + worker): a wireless application on day 40 imported with its past
 events has exactly the dates and ledger of the same clock recorded event by event, and no
-letter; a permit clock and a project come in with their history; the same file twice
-changes nothing; a bad file is refused whole, each error naming its row and column."""
+letter; an expired clock imported sends no escalation about its past; a permit clock and
+a project come in with their history; the same file twice changes nothing; a bad file is
+refused whole, each error naming its row and column."""
 
 from __future__ import annotations
 
 import csv
 import io
+import time
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -289,3 +291,30 @@ def test_permit_clocks_and_projects_come_in_with_their_history(
     with _sessions(web_settings)() as db:
         actions = db.scalars(select(AuditRow.action).where(AuditRow.project_id == project_id)).all()
     assert actions.count("imported_status") == 2 and "imported_signoff" in actions
+
+
+def test_an_expired_clock_imported_sends_no_escalation_about_its_past(
+    browser: Browser, web_settings: Settings
+) -> None:
+    imported, live = f"OLD-{uuid.uuid4().hex[:6]}", f"OLDLIVE-{uuid.uuid4().hex[:6]}"
+    row = _wireless(imported, [("submitted", _day(200), "")], category="swf_collocation")
+    preview = _preview(browser, "old.csv", _file("wireless", [row]))
+    assert preview.json()["create"][0]["status"] in ("expired", "deemed_approved")
+    assert _import(browser, preview.json()["run_id"])["created"] == 1
+    # The same clock opened live today is escalated at once (a late-opened clock's
+    # escalation is still sent): once it has been, the imported one has had its chance.
+    opened = browser.api(ADMIN, "POST", "/api/v1/applications", {
+        "application_id": live, "planner_email": PLANNER, "category": "swf_collocation",
+        "jurisdiction": "cotati", "submitted": _day(200),
+    })  # fmt: skip
+    assert opened.status_code == 201, opened.text
+
+    def kinds(app_id: str) -> list[str]:
+        with _sessions(web_settings)() as db:
+            return list(db.scalars(select(Notice.kind).where(Notice.application_id == app_id)))
+
+    deadline = time.monotonic() + 60
+    while "expiry_escalation" not in kinds(live):
+        assert time.monotonic() < deadline, kinds(live)
+        time.sleep(0.2)
+    assert kinds(imported) == []
