@@ -185,7 +185,9 @@ class CaseloadActions:
             run = session.get(CaseloadImport, run_id)
             assert run is not None
             filename, data, kind = run.filename, run.content, run.kind
-        plan = self._plan(who, read_sheet(filename, data, kind))
+        # Checking thousands of rows takes seconds of CPU: off the event loop, which
+        # keeps serving pages meanwhile.
+        plan = await asyncio.to_thread(lambda: self._plan(who, read_sheet(filename, data, kind)))
         if not plan.ok:  # e.g. a planner opened one of its clocks since the preview
             self._update(
                 run_id,

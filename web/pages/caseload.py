@@ -5,6 +5,7 @@ each file kind are downloadable here. The same through /api/v1/caseload."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date
 
 from fastapi import APIRouter, HTTPException, Request
@@ -59,7 +60,10 @@ async def preview(request: Request) -> Response:
         )
     data = await upload.read(MAX_CASELOAD_BYTES + 1)
     try:
-        result = ctx_of(request).actions.caseload.preview(who, upload.filename, data)
+        # Seconds of CPU for a large file: off the event loop.
+        result = await asyncio.to_thread(
+            ctx_of(request).actions.caseload.preview, who, upload.filename, data
+        )
     except ActionFailed as err:
         return _upload_page(request, session, err.status, ("error", f"Not read: {err.message}"))
     return render(
