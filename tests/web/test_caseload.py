@@ -238,7 +238,7 @@ def test_permit_clocks_and_projects_come_in_with_their_history(
                 "jurisdiction": "cotati",
                 "rule": "building_permit_expiry",
                 "event_1": "approved",
-                "date_1": _day(200),
+                "date_1": _day(150),
                 "event_2": "inspection",
                 "date_2": _day(100),
                 "details_2": "result=approved",
@@ -251,7 +251,25 @@ def test_permit_clocks_and_projects_come_in_with_their_history(
     assert _import(browser, preview.json()["run_id"])["created"] == 1
     shown = browser.api(ADMIN, "GET", f"/api/v1/permits/{clock_id}")
     assert shown.status_code == 200, shown.text
-    assert due in shown.text
+    assert shown.json()["clock"]["due_date"] == due
+    # The same permit recorded live, event by event: the same dates and ledger.
+    live = f"BPL-{uuid.uuid4().hex[:6]}"
+    opened = browser.api(ADMIN, "POST", "/api/v1/permits", {
+        "clock_id": live, "rule": "building_permit_expiry",
+        "events": [{"type": "approved", "date": _day(150)}],
+    })  # fmt: skip
+    assert opened.status_code == 201, opened.text
+    inspection = {"type": "inspection", "date": _day(100), "result": "approved"}
+    recorded = browser.api(ADMIN, "POST", f"/api/v1/permits/{live}/events", inspection)
+    assert recorded.status_code == 200, recorded.text
+    a, b = (
+        shown.json()["clock"],
+        browser.api(ADMIN, "GET", f"/api/v1/permits/{live}").json()["clock"],
+    )
+    assert (a["due_date"], a["status"]) == (b["due_date"], b["status"])
+    assert [(e["date"], e["event"]) for e in a["ledger"]] == [
+        (e["date"], e["event"]) for e in b["ledger"]
+    ]
 
     base = {
         "project_id": project_id,
