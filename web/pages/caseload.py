@@ -56,7 +56,7 @@ async def preview(request: Request) -> Response:
     upload = form.get("file")
     if not isinstance(upload, UploadFile) or not upload.filename:
         return _upload_page(
-            request, session, 400, ("error", "Not read: choose a CSV or XLSX file.")
+            request, session, 400, ("error", "file: choose a CSV or XLSX caseload file")
         )
     data = await upload.read(MAX_CASELOAD_BYTES + 1)
     try:
@@ -65,7 +65,7 @@ async def preview(request: Request) -> Response:
             ctx_of(request).actions.caseload.preview, who, upload.filename, data
         )
     except ActionFailed as err:
-        return _upload_page(request, session, err.status, ("error", f"Not read: {err.message}"))
+        return _upload_page(request, session, err.status, ("error", f"file: {err.message}"))
     return render(
         request,
         "caseload_preview.html.j2",
