@@ -193,8 +193,9 @@ def events_of(number: int, row: dict[str, str]) -> list[tuple[int, str, str, str
     return out
 
 
-def pairs(number: int, column: str, text: str, allowed: tuple[str, ...]) -> dict[str, str]:
-    """ "key=value; key=value" of a details or facts cell."""
+def pairs(number: int, column: str, text: str, allowed: tuple[str, ...] | None) -> dict[str, str]:
+    """The `name=value; ...` pairs of a details or facts cell (`allowed`: the names it
+    may use; None: any)."""
     out: dict[str, str] = {}
     for part in (p.strip() for p in text.split(";")):
         if not part:
@@ -203,7 +204,7 @@ def pairs(number: int, column: str, text: str, allowed: tuple[str, ...]) -> dict
         key = key.strip()
         if not eq or not key:
             raise RowRefused(number, column, f"{part!r} is not name=value")
-        if key not in allowed:
+        if allowed is not None and key not in allowed:
             raise RowRefused(
                 number, column, f"{key!r} is not one of {', '.join(allowed) or '(none)'}"
             )
@@ -242,13 +243,14 @@ def _wireless_row(
         )
     except ActionFailed as err:
         raise refused_field(number, err, set(row)) from None
-    today = pendulum.instance(now).in_timezone(city.time_zone).date()
+    today = today_in(city, now)
     events = [
         _shot_event(number, slot, kind, day, details, who)
         for slot, kind, day, details in events_of(number, row)
     ]
-    starts = [e.type for e in events[:2] if e.type in _OPENING]
-    if events[0].type not in _OPENING or "submitted" not in starts:
+    kinds = [e.type for e in events[:2]]
+    starts = kinds if kinds == ["pre_application", "submitted"] else kinds[:1]
+    if starts not in (["submitted"], ["pre_application", "submitted"]):
         raise RowRefused(
             number, "event_1", "the first event is submitted (after a pre_application, if any)"
         )
@@ -284,7 +286,10 @@ def _wireless_row(
         except (ActionRefused, TimelineError) as refused:
             raise RowRefused(number, f"event_{slot}", f"{event.type}: {refused}") from None
         state.append(event)
-    return _shot_item(number, info, events, state, now)
+    try:
+        return _shot_item(number, info, events, state, now)
+    except (TimelineError, ValueError) as err:  # the rules core's own words
+        raise RowRefused(number, "", str(err)) from None
 
 
 def _shot_event(
@@ -316,7 +321,8 @@ def _shot_event(
 
 
 def _items(number: int, column: str, text: str) -> list[NoticeItem]:
-    """ "id | what is missing | the rule requiring it; ..." of a notice of incompleteness."""
+    """The items of a notice of incompleteness: `id | what is missing | the rule
+    requiring it`, separated by `;`."""
     items = []
     for part in (p.strip() for p in re.split(r";|\n", text)):
         if not part:
@@ -379,14 +385,14 @@ def _permit_row(
     now: datetime,
 ) -> PlannedItem:
     city = city_of(number, row, cities)
-    today = pendulum.instance(now).in_timezone(city.time_zone).date()
+    today = today_in(city, now)
     raw_events = []
     for slot, kind, day, details in events_of(number, row):
         fields: dict[str, Any] = {}
         for name, value in pairs(number, f"details_{slot}", details, EVENT_FIELDS).items():
             fields[name] = _permit_value(number, f"details_{slot}", name, value)
         raw_events.append({"type": kind, "date": day, "note": "imported", **fields})
-    facts = {k: _fact(v) for k, v in pairs(number, "facts", row.get("facts", ""), _ANY).items()}
+    facts = {k: _fact(v) for k, v in pairs(number, "facts", row.get("facts", ""), None).items()}
     try:
         request = OpenPermitClock(
             clock_id=row.get("clock_id", ""),
@@ -421,14 +427,6 @@ def _permit_row(
             "skipped_alerts": len(start.skipped_alert_keys),
         },
     )
-
-
-class _Anything(tuple[str, ...]):
-    def __contains__(self, key: object) -> bool:
-        return True
-
-
-_ANY = _Anything()
 
 
 def _fact(value: str) -> Any:
@@ -472,4 +470,5 @@ def _copy_event(event: Any) -> Any:
 
 
 def today_in(city: Jurisdiction, now: datetime) -> date:
+    """Today where the city is: the day a past event is judged against."""
     return pendulum.instance(now).in_timezone(city.time_zone).date()

@@ -235,3 +235,17 @@ def test_the_error_report_guards_cells_a_spreadsheet_would_run() -> None:
         ["row", "column", "error"],
         ["2", "note", '\'=HYPERLINK("http://evil.example")'],
     ]
+
+
+def test_a_clock_opens_with_its_submission_after_a_pre_application_if_any() -> None:
+    base = {"category": "macro_collocation"}
+    rows = [
+        base | {"application_id": "P1", "event_1": "pre_application", "date_1": day(50),
+                "event_2": "submitted", "date_2": day(40)},
+        base | {"application_id": "P2", "event_1": "submitted", "date_1": day(50),
+                "event_2": "pre_application", "date_2": day(40)},
+        base | {"application_id": "P3", "event_1": "resubmitted", "date_1": day(50)},
+    ]  # fmt: skip
+    plan = plan_of("wireless", rows)
+    assert [(e.row, e.column) for e in plan.errors] == [(3, "event_2"), (4, "event_1")]
+    assert plan_of("wireless", rows[:1]).ok
