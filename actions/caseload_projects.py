@@ -154,6 +154,10 @@ def _project(
         state = states[condition.spec.number]
         condition.status = state["status"]
         condition.resolution_reason = state["reason"]
+        # A conditional or event condition worked on was triggered (conditions.md §5).
+        condition.triggered = state["status"] != OPEN and condition.spec.kind in (
+            lifecycle.DORMANT_KINDS
+        )
         if state["evidence_date"]:
             condition.submitted_at = _instant(state["evidence_date"])
             condition.evidence.append(
