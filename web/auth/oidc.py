@@ -19,8 +19,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-from authlib.integrations.httpx_client import AsyncOAuth2Client  # type: ignore[import-untyped]
 from joserfc import jwt
 from joserfc.errors import InvalidKeyIdError, JoseError
 from joserfc.jwk import KeySet
@@ -160,7 +158,12 @@ class OidcLogin:
         self._keys: KeySet | None = None
         self._lock = asyncio.Lock()
 
-    def _client(self) -> AsyncOAuth2Client:
+    def _client(self) -> Any:
+        # Imported here: a deployment without a provider never loads Authlib and httpx.
+        from authlib.integrations.httpx_client import (  # type: ignore[import-untyped]
+            AsyncOAuth2Client,
+        )
+
         return AsyncOAuth2Client(
             client_id=self.config.client_id,
             client_secret=self.config.client_secret,
@@ -269,6 +272,8 @@ def _why(err: JoseError) -> str:
 
 
 async def _get_json(url: str) -> dict[str, Any]:
+    import httpx
+
     try:
         async with httpx.AsyncClient(timeout=TIMEOUT_S) as client:
             response = await client.get(url)
