@@ -31,6 +31,9 @@ PUBLIC = {
     ("GET", "/favicon.ico"),
     ("GET", "/login"),
     ("POST", "/login"),
+    # Signing in with the city's identity provider (404 unless one is set up).
+    ("GET", "/login/oidc"),
+    ("GET", "/login/oidc/callback"),
     ("GET", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/a/{token}"),
