@@ -118,29 +118,18 @@ def import_users(
     """Add users from a CSV file with their roles (docs/security.md). The whole file is
     checked first: with an error nothing is added. An empty password: the user signs in
     with the city's identity provider. Running it again adds nothing twice."""
-    import csv
     from pathlib import Path
 
-    path = Path(file)
+    from web.auth.accounts import MAX_USERS_FILE_BYTES, AccountError, read_users_csv
+
     try:
-        if path.stat().st_size > 5 * 1024 * 1024:
-            raise CliError(f"{file}: larger than 5 MB; a users file is a few KB", code=2)
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CliError(f"{file}: cannot read it as UTF-8 text ({err})", code=2) from None
-    reader = csv.DictReader(text.splitlines())
-    header = [h.strip().lower() for h in reader.fieldnames or []]
-    known = {"email", "role", "department", "display_name", "password"}
-    if "email" not in header or "role" not in header or set(header) - known:
-        raise CliError(
-            f"{file}: row 1: the columns are email, role and optionally department, "
-            "display_name, password",
-            code=2,
-        )
-    rows = [
-        (n, {k.strip().lower(): (v or "").strip() for k, v in row.items() if k})
-        for n, row in enumerate(reader, start=2)
-    ]
+        if Path(file).stat().st_size > MAX_USERS_FILE_BYTES:  # refused before it is read
+            raise CliError(f"{file}: larger than 5 MB (a users file is a few KB)", code=2)
+        rows = read_users_csv(Path(file).read_bytes())
+    except OSError as err:
+        raise CliError(f"{file}: {err.strerror}", code=2) from None
+    except AccountError as err:
+        raise CliError(f"{file}: {err}", code=2) from None
     added, existing, errors = _accounts().import_users(rows, replace=replace)
     if errors:
         for line in errors:

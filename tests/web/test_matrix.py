@@ -82,6 +82,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/admin/users"): "admin.users",
     ("POST", "/admin/users/{user_id}/disable"): "admin.users",
     ("GET", "/admin/rules"): "admin.rules",
+    ("POST", "/admin/users/import"): "admin.users",
     ("GET", "/admin/import"): "admin.import",
     ("POST", "/admin/import"): "admin.import",
     ("GET", "/admin/import/templates/{name}"): "admin.import",

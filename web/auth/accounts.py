@@ -149,6 +149,33 @@ def _current(user: User) -> CurrentUser:
     return CurrentUser(user.id, user.email, user.role, user.department, user.display_name)
 
 
+USER_COLUMNS = ("email", "role", "department", "display_name", "password")
+MAX_USERS_FILE_BYTES = 5 * 1024 * 1024
+
+
+def read_users_csv(data: bytes) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a users CSV file (row number, {column: value}), or AccountError in one
+    sentence (the file as a whole: its size, encoding or header)."""
+    import csv
+
+    if len(data) > MAX_USERS_FILE_BYTES:
+        raise AccountError("the users file is larger than 5 MB (it is a few KB)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise AccountError("the users file is not UTF-8 text: save it as CSV UTF-8") from None
+    reader = csv.DictReader(text.splitlines())
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    if "email" not in header or "role" not in header or set(header) - set(USER_COLUMNS):
+        raise AccountError(
+            "row 1: the columns are email, role and optionally department, display_name, password"
+        )
+    return [
+        (n, {k.strip().lower(): (v or "").strip() for k, v in row.items() if k})
+        for n, row in enumerate(reader, start=2)
+    ]
+
+
 class Accounts:
     def __init__(self, engine: Engine, idle_minutes: int = DEFAULT_IDLE_MINUTES) -> None:
         self._sessions: sessionmaker[Session] = session_factory(engine)
