@@ -147,6 +147,16 @@ class Settings:
     smtp_ssl: bool = False
     smtp_ca_file: str = ""
     smtp_allow_plain_auth: bool = False
+    # Staff sign-in with the city's OpenID Connect provider (docs/security.md): its issuer
+    # URL (empty: passwords only), this app's client id and secret there, which of its
+    # groups give which role ("group=role" or "group=role:department", comma-separated,
+    # the most rights first), the ID token claim listing the groups, and the button's name.
+    oidc_issuer: str = ""
+    oidc_client_id: str = ""
+    oidc_client_secret: str = ""
+    oidc_group_roles: str = ""
+    oidc_groups_claim: str = "groups"
+    oidc_provider_name: str = ""
 
     @property
     def web_processes(self) -> int:
@@ -259,6 +269,12 @@ def load_settings() -> Settings:
         smtp_ssl=_flag("CLEARANCE_SMTP_SSL"),
         smtp_ca_file=_env("CLEARANCE_SMTP_CA_FILE", ""),
         smtp_allow_plain_auth=_flag("CLEARANCE_SMTP_ALLOW_PLAIN_AUTH"),
+        oidc_issuer=_env("CLEARANCE_OIDC_ISSUER", ""),
+        oidc_client_id=_env("CLEARANCE_OIDC_CLIENT_ID", ""),
+        oidc_client_secret=_env("CLEARANCE_OIDC_CLIENT_SECRET", ""),
+        oidc_group_roles=_env("CLEARANCE_OIDC_GROUP_ROLES", ""),
+        oidc_groups_claim=_env("CLEARANCE_OIDC_GROUPS_CLAIM", "groups"),
+        oidc_provider_name=_env("CLEARANCE_OIDC_PROVIDER_NAME", ""),
         max_cached_workflows=int(
             _env("CLEARANCE_MAX_CACHED_WORKFLOWS", str(DEFAULT_MAX_CACHED_WORKFLOWS))
         ),

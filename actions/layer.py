@@ -6,7 +6,8 @@ only the Temporal gateway, the database sessions and the jurisdictions it needs:
 - `actions.condition_clocks` (actions/condition_clocks.py): the clocks of a project's
   conditions' time limits (permit clocks opened for them);
 - `actions.projects` (actions/projects.py): a project as a whole (import, plan, sign-off);
-- `actions.conditions` (actions/conditions.py): one condition of a project.
+- `actions.conditions` (actions/conditions.py): one condition of a project;
+- `actions.caseload` (actions/caseload.py): importing the existing caseload from a file.
 
 A route calls e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice, application_id,
 fields)`: that method checks the role, builds the request (RecordNotice, in
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from actions.caseload import CaseloadActions
 from actions.cities import Cities
 from actions.condition_clocks import ConditionClockActions
 from actions.conditions import ConditionActions
@@ -41,6 +43,7 @@ class Actions:
         self.condition_clocks = ConditionClockActions(self.sessions, self.permit_clocks)
         self.projects = ProjectActions(gateway, self.sessions, self.cities, self.condition_clocks)
         self.conditions = ConditionActions(gateway, self.sessions)
+        self.caseload = CaseloadActions(gateway, self.sessions, self.cities)
 
     def city(self, key: str = "") -> Jurisdiction:
         """A jurisdiction by key; empty: the deployment's default (a setting)."""

@@ -43,6 +43,9 @@ time). The benchmarks are scripts in `bench/`, not timed tests.
   exists, against a minimal one-activity workflow until each has completed, both on the
   same dev server (SQLite file) in the same run (`bench/workflow_throughput.py`).
   Goal ≥ 0.5.
+- **caseload import**: 10,000 caseload rows previewed and imported, against a minimal
+  workflow in the same run (`bench/caseload_import.py`). Goals: under 10 minutes, the
+  clocks started at ≥ 0.5 of the minimal workflow's rate.
 - **worker memory**: RSS of the process running the real worker, configured as shipped,
   once 2,000 clocks are open and asleep (`bench/worker_memory.py`). Goal < 300 MiB. The
   figure includes what the process holds before the worker starts (Python, temporalio

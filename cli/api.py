@@ -100,6 +100,41 @@ class Api:
             return response.json()
         raise _error(response, self.url)
 
+    def text(self, path: str) -> str:
+        """A text download (CSV), or a CliError."""
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        try:
+            response = httpx.get(f"{self.url}/api/v1{path}", headers=headers, timeout=TIMEOUT_S)
+        except httpx.HTTPError as err:
+            raise CliError(
+                f"cannot reach the web app at {self.url} ({type(err).__name__})"
+            ) from None
+        if response.status_code >= 400:
+            raise _error(response, self.url)
+        return response.text
+
+    def upload(self, path: str, filename: str, data: bytes) -> tuple[int, Any]:
+        """POST a file (multipart `file`): (status, JSON); a 422 answers with its JSON
+        (a caseload preview's errors), any other failure is a CliError."""
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        try:
+            response = httpx.post(
+                f"{self.url}/api/v1{path}",
+                files={"file": (filename, data)},
+                headers=headers,
+                timeout=TIMEOUT_S * 5,
+            )
+        except httpx.HTTPError as err:
+            raise CliError(
+                f"cannot reach the web app at {self.url} ({type(err).__name__}): start it with "
+                "`clearance run` or `clearance web`, or set CLEARANCE_API_URL"
+            ) from None
+        if response.status_code < 400 or (
+            response.status_code == 422 and "errors" in response.text[:200]
+        ):
+            return response.status_code, response.json()
+        raise _error(response, self.url)
+
 
 def _error(response: httpx.Response, url: str) -> CliError:
     try:

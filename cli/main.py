@@ -10,7 +10,7 @@ import sys
 import typer
 from rich.console import Console
 
-from cli import audit, clock, db, login, payload_key, permits, rules
+from cli import audit, caseload, clock, db, login, payload_key, permits, rules
 from cli.errors import CliError, explain
 from cli.projects import conditions_app, project_app
 from cli.web import users_app
@@ -34,6 +34,7 @@ app.add_typer(db.app, name="db")
 app.add_typer(payload_key.app, name="payload-key")
 app.add_typer(audit.app, name="audit")
 app.add_typer(rules.app, name="rules")
+app.add_typer(caseload.app, name="import")
 stderr = Console(stderr=True)
 
 

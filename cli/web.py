@@ -106,6 +106,41 @@ def add(
     console.print(f"added {user.email}: {user.role}{dept}")
 
 
+@users_app.command("import")
+def import_users(
+    file: Annotated[
+        str, typer.Argument(help="CSV: email, role, department, display_name, password")
+    ],
+    replace: Annotated[
+        bool, typer.Option(help="Update the role, department and name of existing users")
+    ] = False,
+) -> None:
+    """Add users from a CSV file with their roles (docs/security.md). The whole file is
+    checked first: with an error nothing is added. An empty password: the user signs in
+    with the city's identity provider. Running it again adds nothing twice."""
+    from pathlib import Path
+
+    from web.auth.accounts import MAX_USERS_FILE_BYTES, AccountError, read_users_csv
+
+    try:
+        if Path(file).stat().st_size > MAX_USERS_FILE_BYTES:  # refused before it is read
+            raise CliError(f"{file}: larger than 5 MB (a users file is a few KB)", code=2)
+        rows = read_users_csv(Path(file).read_bytes())
+    except OSError as err:
+        raise CliError(f"{file}: {err.strerror}", code=2) from None
+    except AccountError as err:
+        raise CliError(f"{file}: {err}", code=2) from None
+    added, existing, errors = _accounts().import_users(rows, replace=replace)
+    if errors:
+        for line in errors:
+            console.print(line, markup=False, highlight=False)
+        raise CliError(f"{file}: {len(errors)} error(s); no user was added", code=2)
+    console.print(
+        f"{len(added)} added, {len(existing)} already there"
+        + (" (updated)" if replace and existing else "")
+    )
+
+
 @users_app.command("list")
 def list_users() -> None:
     """The users and their roles."""

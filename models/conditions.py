@@ -190,6 +190,9 @@ class ProjectInput:
     # Corrections staff made while reviewing the parse; each becomes an audit event.
     import_corrections: list[str] = field(default_factory=list)
     imported_by: str = ""
+    # A project brought in from a caseload file: each status and sign-off it already had,
+    # logged as audit events when the workflow starts (docs/onboarding.md).
+    history: list[AuditEvent] = field(default_factory=list)
 
 
 # -- update inputs: one dataclass per action ------------------------------------------------

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -238,6 +239,21 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ExternalIdentity(Base):
+    """A staff user as an OpenID Connect provider knows them (issuer and subject): how a
+    sign-in through the city's provider finds the account (docs/security.md)."""
+
+    __tablename__ = "external_identities"
+    __table_args__ = (UniqueConstraint("issuer", "subject"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    issuer: Mapped[str] = mapped_column(String(300))
+    subject: Mapped[str] = mapped_column(String(300))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_login_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class WebSession(Base):
     """A logged-in browser: the cookie holds the secret, this row its hash and CSRF token."""
 
@@ -420,6 +436,30 @@ class PermitEventRow(Base):
     recorded_by: Mapped[str] = mapped_column(String(200), default="")
     note: Mapped[str] = mapped_column(Text, default="")
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CaseloadImport(Base):
+    """One caseload file an administrator previewed or imported (docs/onboarding.md): the
+    file itself (re-read, never trusted from a form, when the import is confirmed), the
+    progress the page shows, and every row's error for the downloadable report."""
+
+    __tablename__ = "caseload_imports"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))  # wireless | permits | projects
+    filename: Mapped[str] = mapped_column(String(300))
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    state: Mapped[str] = mapped_column(String(20))  # previewed | refused | running | done | failed
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[int] = mapped_column(Integer, default=0)
+    existing: Mapped[int] = mapped_column(Integer, default=0)
+    errors: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    message: Mapped[str] = mapped_column(Text, default="")
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 # One entry per place in a project's audit chain: two writers racing would fail, not fork it.

@@ -65,6 +65,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "admin.calendar": ("admin",),
     "admin.users": ("admin",),
     "admin.rules": ("admin",),
+    # Bringing a department's existing caseload in (docs/onboarding.md).
+    "admin.import": ("admin",),
     # Each staff user's own personal access tokens (for the CLI and scripts).
     "account.tokens": STAFF_ROLES,
     # Reading: every staff role reads everything (the city attorney reads all).
@@ -142,5 +144,6 @@ _DESCRIPTIONS = {
     "admin.calendar": "change the jurisdiction calendar",
     "admin.users": "manage users",
     "admin.rules": "see the law watch (provisional, stale and pending rules)",
+    "admin.import": "import the existing caseload",
     "read": "read pages",
 }

@@ -29,6 +29,7 @@ from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.auth.accounts import Accounts
 from web.auth.login_throttle import LoginThrottle
+from web.auth.oidc import OidcConfig, OidcLogin
 from web.auth.security import Signer, secret_key
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, ScopeRefused, optional_session
@@ -56,6 +57,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         flash_signer=URLSafeTimedSerializer(key, salt="flash"),
         throttle=LoginThrottle(engine),
         imports=ImportJobs(settings.data_dir / "import-jobs"),
+        oidc=_oidc(settings),
+        secret=key,
     )
     app = FastAPI(
         title="Clearance",
@@ -76,7 +79,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         admin,
         auth,
         calendar,
+        caseload,
         dashboard,
+        oidc,
         permit_clocks,
         portal,
         projects,
@@ -87,9 +92,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     )
 
     # resolutions before projects: "/projects/import" is not a project id
-    for module in (auth, dashboard, shot_clocks, resolutions, projects, records, admin):
+    for module in (auth, oidc, dashboard, shot_clocks, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
-    for module in (portal, calendar, permit_clocks, tokens):
+    for module in (portal, calendar, permit_clocks, tokens, caseload):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 
@@ -103,6 +108,15 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         # (Secure cookies) come from its X-Forwarded-For/-Proto, believed only from it.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
+
+
+def _oidc(settings: Settings) -> OidcLogin | None:
+    """The city's identity provider, when CLEARANCE_OIDC_ISSUER is set (a setting that
+    cannot be used stops the app with its name)."""
+    config = OidcConfig.from_settings(settings)
+    if config is None:
+        return None
+    return OidcLogin(config, f"{settings.public_url.rstrip('/')}/login/oidc/callback")
 
 
 def served_app() -> FastAPI:

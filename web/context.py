@@ -23,6 +23,7 @@ from rules.access import ROLE_LABELS, allowed
 from settings import PROJECT_ROOT, Settings
 from web.auth.accounts import Accounts, SessionInfo
 from web.auth.login_throttle import LoginThrottle
+from web.auth.oidc import OidcLogin
 from web.auth.security import Signer
 from web.uploads.resolution_import import ImportJobs
 from web.views.form_errors import fields_named
@@ -47,6 +48,9 @@ class AppContext:
     flash_signer: URLSafeTimedSerializer
     throttle: LoginThrottle
     imports: ImportJobs = field(default_factory=ImportJobs)  # resolutions being reviewed
+    # Signing in with the city's identity provider (web/auth/oidc.py), when set up.
+    oidc: OidcLogin | None = None
+    secret: str = ""  # the app's key, for the cookies it signs
 
     def today(self, jurisdiction_key: str = "") -> date:
         """Today in a jurisdiction's time zone (default: the deployment's jurisdiction)."""

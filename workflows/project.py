@@ -103,6 +103,9 @@ class ProjectWorkflow:
             for correction in input.import_corrections:
                 number = correction.split(" ", 1)[0].lstrip("#")
                 self._log(importer, "corrected_at_import", number, reason=correction)
+            for line in input.history:  # a caseload file's statuses and sign-offs
+                actor = Actor(line.actor, line.role)
+                self._log(actor, line.action, line.condition_number, line.reason, line.details)
 
     # -- bookkeeping ----------------------------------------------------------------------
 

@@ -472,7 +472,8 @@ class ClockState(common.Timeline[ClockEvent]):
         contacts = self.app.contacts
         key = f"status:{status}"
         if status in DEEMED_STATUSES:
-            if key in self.sent:
+            # Skipped: a clock imported in this status (its attorney already knows).
+            if key in self.sent or key in self.skipped:
                 return None
             return key, self.notice(
                 key,
@@ -484,7 +485,8 @@ class ClockState(common.Timeline[ClockEvent]):
             )
         earliest = conservative_status(clock)
         key = f"status:conservative:{earliest}:{clock.get('judicial_review_deadline')}"
-        if not conservative or earliest not in DEEMED_STATUSES or key in self.sent:
+        done = key in self.sent or key in self.skipped
+        if not conservative or earliest not in DEEMED_STATUSES or done:
             return None
         return key, self.notice(
             key,

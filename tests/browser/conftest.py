@@ -11,11 +11,13 @@ browser context and saves a screenshot of every step under
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from stack.temporal_server import free_port
 from tests.browser.harness import (
     ACTION_TIMEOUT_MS,
     CHROMIUM,
@@ -24,6 +26,8 @@ from tests.browser.harness import (
     RunningStack,
     running_stack,
 )
+from tests.oidc.provider import running_provider
+from tests.oidc.provider import unavailable as oidc_unavailable
 from tests.real_parts import missing
 
 
@@ -36,8 +40,17 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningStack]:
                 f"{CHROMIUM} is missing: install Debian's chromium (scripts/system-packages)",
             )
         )
-    with running_stack(tmp_path_factory.mktemp("browser-stack")) as running:
-        yield running
+    root = tmp_path_factory.mktemp("browser-stack")
+    with ExitStack() as cleanup:
+        # The city's identity provider (a real OpenID Connect provider) for the sign-in
+        # journey, when node and its package are here (else that journey skips, saying so).
+        settings: dict[str, str] = {}
+        if oidc_unavailable() is None:
+            web_port = free_port()
+            callback = f"http://127.0.0.1:{web_port}/login/oidc/callback"
+            provider = cleanup.enter_context(running_provider(callback, root / "oidc.log"))
+            settings = {**provider.env(), "CLEARANCE_WEB_PORT": str(web_port)}
+        yield cleanup.enter_context(running_stack(root, settings))
 
 
 @pytest_asyncio.fixture(scope="session")

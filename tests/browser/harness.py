@@ -191,12 +191,13 @@ class Journey:
 
 
 @contextmanager
-def running_stack(root: Path) -> Iterator[RunningStack]:
-    """`clearance run` with its data folder under `root` and every port free; its app
-    database is a fresh one on the suite's PostgreSQL server when there is one."""
+def running_stack(root: Path, settings: dict[str, str] | None = None) -> Iterator[RunningStack]:
+    """`clearance run` with its data folder under `root` and every port free (or the web
+    port `settings` names), with any other CLEARANCE_* `settings`; its app database is a
+    fresh one on the suite's PostgreSQL server when there is one."""
     server_url = suite_server_url()
     with ExitStack() as cleanup:
-        extra = {}
+        extra = dict(settings or {})
         if server_url is not None:
             extra["CLEARANCE_DATABASE_URL"] = cleanup.enter_context(
                 fresh_database(root, server_url)
@@ -207,7 +208,7 @@ def running_stack(root: Path) -> Iterator[RunningStack]:
 @contextmanager
 def _running(root: Path, extra: dict[str, str]) -> Iterator[RunningStack]:
     data_dir = root / "var"
-    web_port = free_port()
+    web_port = int(extra.pop("CLEARANCE_WEB_PORT", 0)) or free_port()
     base_url = f"http://127.0.0.1:{web_port}"
     env = clean_env(
         {

@@ -40,6 +40,7 @@ EXPECTED = {
     "admin.calendar": {"admin"},
     "admin.users": {"admin"},
     "admin.rules": {"admin"},
+    "admin.import": {"admin"},
     "account.tokens": set(STAFF_ROLES),
     "read": set(STAFF_ROLES),
 }

@@ -230,3 +230,13 @@ def test_every_open_or_import_page_follows_the_pattern(browser: Browser) -> None
         response = client.get(path)
         assert response.status_code == 200, path
         assert_the_pattern(response.text)
+
+
+def test_importing_the_caseload_follows_the_pattern(browser: Browser) -> None:
+    client = browser.as_("admin@cotati.example")
+    page = client.get("/admin/import")
+    assert_the_pattern(page.text)
+    assert 'aria-current="step">Upload a file' in page.text
+    nothing = client.post("/admin/import", data={"csrf_token": csrf_of(page.text)})
+    assert nothing.status_code == 400
+    assert_the_pattern(nothing.text, wrong=("file",))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from web.api.routes import (
+    caseload,
     condition_clocks,
     conditions,
     deadlines,
@@ -45,5 +46,6 @@ for module in (
     links,
     tokens,
     resolutions,
+    caseload,
 ):
     api_router.include_router(module.router)

@@ -149,6 +149,33 @@ def _current(user: User) -> CurrentUser:
     return CurrentUser(user.id, user.email, user.role, user.department, user.display_name)
 
 
+USER_COLUMNS = ("email", "role", "department", "display_name", "password")
+MAX_USERS_FILE_BYTES = 5 * 1024 * 1024
+
+
+def read_users_csv(data: bytes) -> list[tuple[int, dict[str, str]]]:
+    """The rows of a users CSV file (row number, {column: value}), or AccountError in one
+    sentence (the file as a whole: its size, encoding or header)."""
+    import csv
+
+    if len(data) > MAX_USERS_FILE_BYTES:
+        raise AccountError("the users file is larger than 5 MB (it is a few KB)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise AccountError("the users file is not UTF-8 text: save it as CSV UTF-8") from None
+    reader = csv.DictReader(text.splitlines())
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    if "email" not in header or "role" not in header or set(header) - set(USER_COLUMNS):
+        raise AccountError(
+            "row 1: the columns are email, role and optionally department, display_name, password"
+        )
+    return [
+        (n, {k.strip().lower(): (v or "").strip() for k, v in row.items() if k})
+        for n, row in enumerate(reader, start=2)
+    ]
+
+
 class Accounts:
     def __init__(self, engine: Engine, idle_minutes: int = DEFAULT_IDLE_MINUTES) -> None:
         self._sessions: sessionmaker[Session] = session_factory(engine)
@@ -244,6 +271,122 @@ class Accounts:
         if not verify_password(stored, password) or user is None:
             return None
         return _current(user)
+
+    def import_users(
+        self, rows: list[tuple[int, dict[str, str]]], replace: bool = False
+    ) -> tuple[list[str], list[str], list[str]]:
+        """Users from a CSV file's rows (row number, {email, role, department,
+        display_name, password}): (added, already there, errors by row and column). The
+        whole file is checked first; with any error nothing is added. An empty password
+        makes an account that signs in through the city's identity provider (or gets a
+        password from an administrator). An existing user is left as is, unless
+        `replace` (then their role, department and name follow the file)."""
+        errors: list[str] = []
+        seen: dict[str, int] = {}
+        users: list[tuple[str, dict[str, str]]] = []
+        for number, row in rows:
+            for column, value in row.items():
+                if (value or "").startswith(("=", "+", "-", "@", "\t", "\r")):
+                    errors.append(f"row {number}, column {column}: a formula cell is refused")
+            try:
+                email = normalise_address(row.get("email"), "email", required=True).lower()
+            except BadAddress as err:
+                errors.append(f"row {number}, column email: {str(err).removeprefix('email: ')}")
+                continue
+            if email in seen:
+                errors.append(f"row {number}, column email: {email} is also on row {seen[email]}")
+                continue
+            seen[email] = number
+            role, department = row.get("role", "").strip(), row.get("department", "").strip()
+            if role not in STAFF_ROLES:
+                errors.append(
+                    f"row {number}, column role: {role!r} is not one of {', '.join(STAFF_ROLES)}"
+                )
+            if department and department not in DEPARTMENTS:
+                errors.append(f"row {number}, column department: unknown {department!r}")
+            if role == "department_reviewer" and not department:
+                errors.append(f"row {number}, column department: a reviewer needs one")
+            password = row.get("password", "")
+            if password:
+                try:
+                    _hashed(password, email, row.get("display_name", ""))
+                except AccountError as err:
+                    errors.append(f"row {number}, column password: {err}")
+            users.append((email, row))
+        if errors:
+            return [], [], errors
+        added: list[str] = []
+        existing: list[str] = []
+        with self._sessions.begin() as session:
+            for email, row in users:
+                user = session.scalar(select(User).where(User.email == email))
+                if user is not None and not replace:
+                    existing.append(email)
+                    continue
+                if user is None:
+                    user = User(
+                        email=email, created_at=now(), active=True, password_hash="!external"
+                    )
+                    session.add(user)
+                    added.append(email)
+                else:
+                    existing.append(email)
+                user.role = row.get("role", "").strip()
+                user.department = row.get("department", "").strip()
+                user.display_name = row.get("display_name", "").strip() or user.display_name or ""
+                if row.get("password"):
+                    user.password_hash = _hashed(row["password"], email, user.display_name)
+        return added, existing, errors
+
+    def sign_in_external(
+        self,
+        issuer: str,
+        subject: str,
+        email: str,
+        display_name: str,
+        role: str,
+        department: str = "",
+    ) -> CurrentUser:
+        """A staff member signed in by the city's identity provider (web/auth/oidc.py):
+        found by the provider's subject, else by their verified address (an account made
+        with a password, or imported); else added. The role and department follow the
+        provider's groups at every sign-in. A disabled account stays out."""
+        from models.schema import ExternalIdentity
+
+        email = email.strip().lower()
+        with self._sessions.begin() as session:
+            link = session.scalar(
+                select(ExternalIdentity).where(
+                    ExternalIdentity.issuer == issuer, ExternalIdentity.subject == subject
+                )
+            )
+            user = session.get(User, link.user_id) if link is not None else None
+            if user is None:
+                user = session.scalar(select(User).where(User.email == email))
+            if user is None:
+                user = User(
+                    email=email,
+                    # No password: this account signs in through the provider (an
+                    # administrator's reset can give it one).
+                    password_hash="!external",
+                    display_name=display_name,
+                    active=True,
+                    created_at=now(),
+                )
+                session.add(user)
+            if not user.active:
+                raise AccountError(f"{user.email} is disabled: ask an administrator")
+            user.role, user.department = role, department
+            user.display_name = user.display_name or display_name
+            session.flush()
+            if link is None:
+                link = ExternalIdentity(
+                    issuer=issuer, subject=subject, user_id=user.id, created_at=now()
+                )
+                session.add(link)
+            link.last_login_at = now()
+            session.flush()
+            return _current(user)
 
     # -- sessions -----------------------------------------------------------------------
 

@@ -197,6 +197,33 @@ async def add_user(request: Request) -> Response:
     return redirect_with_flash(request, "/admin/users", "ok", f"Added {user.email} ({user.role}).")
 
 
+@router.post("/admin/users/import")
+async def import_users(request: Request) -> Response:
+    """Users from a CSV file with their roles (the same as `clearance users import`)."""
+    from starlette.datastructures import UploadFile
+
+    from web.auth.accounts import MAX_USERS_FILE_BYTES, read_users_csv
+
+    session = staff_session(request)
+    form = await checked_form(request, session)
+    require(session.user.principal, "admin.users")
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return _users_page(request, session, 400, ("error", "Not imported: choose a CSV file."))
+    try:
+        rows = read_users_csv(await upload.read(MAX_USERS_FILE_BYTES + 1))
+    except AccountError as err:
+        return _users_page(request, session, 400, ("error", f"Not imported: {err}"))
+    added, existing, errors = ctx_of(request).accounts.import_users(rows)
+    if errors:
+        listed = "; ".join(errors[:20]) + ("; ..." if len(errors) > 20 else "")
+        message = f"Not imported, no user was added: {listed}"
+        return _users_page(request, session, 400, ("error", message))
+    return redirect_with_flash(
+        request, "/admin/users", "ok", f"{len(added)} added, {len(existing)} already there."
+    )
+
+
 @router.post("/admin/users/{user_id}/disable")
 async def disable_user(request: Request, user_id: int) -> Response:
     session = staff_session(request)

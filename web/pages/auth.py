@@ -45,6 +45,8 @@ def _login_page(request: Request, nonce: str, status: int = 200, error: str = ""
         next=_safe_next(request.query_params.get("next", "/")),
         error=error,
         email=email,
+        # Signing in with the city's identity provider, when set up (web/pages/oidc.py).
+        sign_in_with=ctx.oidc.config.name if ctx.oidc is not None else "",
     )
     set_cookie(request, response, LOGIN_CSRF_COOKIE, nonce)
     return response
