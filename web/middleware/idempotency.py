@@ -167,7 +167,7 @@ class Idempotency:
             return
         body = await _read_body(receive)
         try:
-            key = await _key_of(request, scope, _replaying(body))
+            key = await _key_of(request, scope, body)
             who = _user_scope(request) if key else None
             if key is None or who is None:
                 await self.app(scope, _replaying(body), send)
@@ -230,9 +230,12 @@ def _replaying(body: bytes) -> Receive:
     return receive
 
 
-async def _key_of(request: Request, scope: Scope, replay: Receive) -> str | None:
+async def _key_of(request: Request, scope: Scope, body: bytes) -> str | None:
+    replay = _replaying(body)
     key = request.headers.get(HEADER)
-    if key is None:
+    if key is None and FORM_FIELD.encode() in body:
+        # Only a form that carries the field is parsed here (an upload without it, such
+        # as the applicant portal's, is parsed once, by its route).
         form = await _form(scope, replay)
         value = form.get(FORM_FIELD) if form is not None else None
         key = value if isinstance(value, str) else None
