@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from models.database import SQLITE_BUSY_TIMEOUT_MS
+from models.database import write_probe
 from rules.access import require
 from web.auth.accounts import SESSION_DAYS, AccountError, CurrentUser, now
 from web.context import (
@@ -122,14 +121,6 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-READY_LOCK_WAIT_MS = 1000
-# The same upsert on SQLite and PostgreSQL.
-PROBE_UPSERT = text(
-    "INSERT INTO readiness_probe (id, checked_at) VALUES (1, :at) "
-    "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at"
-)
-
-
 @router.get("/readyz")
 async def readyz(request: Request) -> Response:
     ctx = ctx_of(request)
@@ -141,22 +132,9 @@ async def readyz(request: Request) -> Response:
 
 
 def database_takes_a_write(engine: Engine) -> str:
-    """ "ok" when the database takes a write now: the probe row is upserted and committed
-    (a database that answers reads but is locked, read-only or full is not ready)."""
+    """ "ok" when the database takes a write now (models.database.write_probe)."""
     try:
-        with engine.connect() as conn:
-            sqlite = conn.dialect.name == "sqlite"
-            if sqlite:
-                # Say "locked" within a second, not after the 5 s an action would wait.
-                conn.exec_driver_sql(f"PRAGMA busy_timeout={READY_LOCK_WAIT_MS}")
-                conn.commit()
-            try:
-                with conn.begin():
-                    conn.execute(PROBE_UPSERT, {"at": datetime.now(UTC)})
-            finally:
-                if sqlite:
-                    conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-                    conn.commit()
+        write_probe(engine)
         return "ok"
     except OperationalError as err:
         reason = str(err.orig).splitlines()[0] if err.orig else type(err).__name__
