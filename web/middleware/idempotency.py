@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool as run_sync
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -168,7 +169,8 @@ class Idempotency:
         body = await _read_body(receive)
         try:
             key = await _key_of(request, scope, body)
-            who = _user_scope(request) if key else None
+            # The database calls run on a thread: a lock wait must not stall other requests.
+            who = await run_sync(_user_scope, request) if key else None
             if key is None or who is None:
                 await self.app(scope, _replaying(body), send)
                 return
@@ -177,7 +179,9 @@ class Idempotency:
             await _refusal(request, refused)(scope, _replaying(body), send)
             return
         store = IdempotencyStore(ctx_of(request).sessions)
-        earlier = store.begin(who, key, fingerprint, request.method, request.url.path)
+        earlier = await run_sync(
+            store.begin, who, key, fingerprint, request.method, request.url.path
+        )
         if earlier is not None:
             answer = _earlier_answer(request, earlier, fingerprint)
             await answer(scope, _replaying(body), send)
@@ -187,15 +191,16 @@ class Idempotency:
             with attempt(who, key):
                 await self.app(scope, _replaying(body), captured.send)
         except BaseException:
-            store.forget(who, key)
+            await run_sync(store.forget, who, key)
             raise
         if captured.status is None or captured.status >= 500:
-            store.forget(who, key)
+            await run_sync(store.forget, who, key)
         elif captured.shown_once:
             headers = [["content-type", "text/plain; charset=utf-8"]]
-            store.finish(who, key, captured.status, headers, SHOWN_ONCE)
+            await run_sync(store.finish, who, key, captured.status, headers, SHOWN_ONCE)
         else:
-            store.finish(who, key, captured.status, captured.kept_headers(), captured.body)
+            kept = captured.kept_headers()
+            await run_sync(store.finish, who, key, captured.status, kept, captured.body)
 
 
 def _may_carry_key(request: Request) -> bool:

@@ -150,3 +150,53 @@ def test_a_retry_while_the_first_is_served_is_told_to_wait(settings: Settings) -
         assert answer.headers["retry-after"]
         assert answer.json()["outcome"] == "unknown"
         assert count(settings, ApplicantLink) == 1
+
+
+async def test_a_form_is_the_same_request_whatever_its_boundary_or_token() -> None:
+    # A browser resends a form with a new multipart boundary, and a page loaded again
+    # carries a new CSRF token: still the same action. Another file is another request.
+    from starlette.requests import Request
+
+    from web.middleware.idempotency import _fingerprint
+
+    def multipart(boundary: str, csrf: str, content: bytes) -> tuple[Request, bytes]:
+        parts = [
+            (b'name="csrf_token"', csrf.encode()),
+            (b'name="idempotency_key"', b"k"),
+            (b'name="description"', b"Geotechnical report"),
+            (b'name="file"; filename="soil.pdf"\r\nContent-Type: application/pdf', content),
+        ]
+        body = (
+            b"".join(
+                b"--"
+                + boundary.encode()
+                + b"\r\nContent-Disposition: form-data; "
+                + head
+                + b"\r\n\r\n"
+                + value
+                + b"\r\n"
+                for head, value in parts
+            )
+            + b"--"
+            + boundary.encode()
+            + b"--\r\n"
+        )
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/projects/P-1/conditions/4/evidence",
+            "query_string": b"",
+            "headers": [(b"content-type", f"multipart/form-data; boundary={boundary}".encode())],
+        }
+        return Request(scope), body
+
+    first = await _fingerprint(*_scoped(multipart("aaa", "t1", b"%PDF-1.4 one")))
+    again = await _fingerprint(*_scoped(multipart("bbbbbb", "t2", b"%PDF-1.4 one")))
+    other = await _fingerprint(*_scoped(multipart("aaa", "t1", b"%PDF-1.4 two")))
+    assert first == again
+    assert other != first
+
+
+def _scoped(pair: tuple[object, bytes]) -> tuple[object, object, bytes]:
+    request, body = pair
+    return request, request.scope, body  # type: ignore[attr-defined]
