@@ -172,7 +172,7 @@ class Idempotency:
             # The database calls run on a thread: a lock wait must not stall other requests.
             who = await run_sync(_user_scope, request) if key else None
             if key is None or who is None:
-                await self.app(scope, _replaying(body), send)
+                await self.app(scope, _replaying(body, receive), send)
                 return
             fingerprint = await _fingerprint(request, scope, body)
         except KeyRefused as refused:
@@ -189,7 +189,7 @@ class Idempotency:
         captured = _Captured(send)
         try:
             with attempt(who, key):
-                await self.app(scope, _replaying(body), captured.send)
+                await self.app(scope, _replaying(body, receive), captured.send)
         except BaseException:
             await run_sync(store.forget, who, key)
             raise
@@ -222,7 +222,9 @@ async def _read_body(receive: Receive) -> bytes:
     return b"".join(chunks)
 
 
-def _replaying(body: bytes) -> Receive:
+def _replaying(body: bytes, then: Receive | None = None) -> Receive:
+    """A receive that gives the body read already, then waits on the client's own
+    (a disconnect is reported when it happens, not at once)."""
     sent = False
 
     async def receive() -> Message:
@@ -230,6 +232,8 @@ def _replaying(body: bytes) -> Receive:
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
+        if then is not None:
+            return await then()
         return {"type": "http.disconnect"}
 
     return receive
