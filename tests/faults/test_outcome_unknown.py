@@ -1,13 +1,14 @@
 """kill -9 the worker in the middle of an action, and retry it with the same key.
 
-A planner sends a notice of incompleteness through the JSON API. The worker takes the
-update, records the event and starts sending the letter; the SMTP server holds the letter
-before taking it (MAIL FROM waits), and the worker is killed right then. The first
-attempt's answer is 504, "outcome unknown: check before retrying", naming the
-application to check: the event was in fact recorded, and never a 409. A new worker
-starts; the planner sends the same request with the same Idempotency-Key until it gets an
-answer (as `clearance` does). In the end the clock holds one notice event, the notices
-table one letter, and the SMTP server took that letter once.
+A planner sends a notice of incompleteness through the JSON API, then the applicant's
+resubmission. Each time the worker takes the update, records the event and starts sending
+the letter; the SMTP server holds the letter before taking it (MAIL FROM waits), and the
+worker is killed right then. The first attempt's answer is 504, "outcome unknown: check
+before retrying", naming the application to check: the event was in fact recorded, and
+never a 409. A new worker starts; the planner sends the same request with the same
+Idempotency-Key until it gets an answer (as `clearance` does). After each action the
+clock holds one such event, the notices table one such letter, and the SMTP server took
+that letter once.
 """
 
 from __future__ import annotations
@@ -54,7 +55,14 @@ class HeldMail:
         return "250 OK"
 
 
-async def test_an_action_cut_off_by_a_worker_kill_is_retried_once(tmp_path: Path) -> None:
+# Each action: its API route, its body, the event it records and the letter it sends.
+ACTIONS = (
+    ("notice", {"items": [ITEM]}, "incomplete_notice", "incompleteness_notice"),
+    ("resubmission", {}, "resubmitted", "resubmission_confirmation"),
+)
+
+
+async def test_actions_cut_off_by_a_worker_kill_are_retried_once(tmp_path: Path) -> None:
     # A short sticky-queue timeout: the new worker takes the killed one's workflow soon.
     async with fault_stack(tmp_path, CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS="5") as stack:
         [clock] = await open_clocks(stack, 1)
@@ -73,67 +81,70 @@ async def test_an_action_cut_off_by_a_worker_kill_is_retried_once(tmp_path: Path
         token = accounts.new_api_token(PM, "outcome test")
         app = create_app(settings, stack.client)
         app.state.ctx.gateway.rpc_timeout = timedelta(seconds=5)
-        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": "notice-once"}
-        path = f"/api/v1/applications/{aid}/notice"
 
         async def row_written() -> bool:
             with session_factory(stack.engine)() as session:
                 return session.get(Application, aid) is not None
 
         await wait_for("the clock's read-model row", row_written, 60)
-        mail = HeldMail()
-        stack.smtp.handle_MAIL = mail.handle_MAIL  # type: ignore[attr-defined]
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as api:
-            first = asyncio.create_task(
-                api.post(path, json={"items": [ITEM]}, headers=headers, timeout=120)
-            )
-            await asyncio.to_thread(mail.held.wait, 60)
-            assert mail.held.is_set(), "the letter never reached the SMTP server"
-            stack.worker.kill()  # mid-action: event recorded, letter on its way
-            del stack.smtp.handle_MAIL  # type: ignore[attr-defined]
-            mail.release.set()
-            answer = await first
-            assert answer.status_code == 504, answer.text
-            body = answer.json()
-            assert body["error"].startswith("outcome unknown: check before retrying")
-            assert body["outcome"] == "unknown"
-            assert body["check"] == f"/api/v1/applications/{aid}"
+            for route, body, event, letter in ACTIONS:
+                headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": f"{route}-1"}
+                path = f"/api/v1/applications/{aid}/{route}"
+                mail = HeldMail()
+                stack.smtp.handle_MAIL = mail.handle_MAIL  # type: ignore[attr-defined]
+                first = asyncio.create_task(api.post(path, json=body, headers=headers, timeout=120))
+                await asyncio.to_thread(mail.held.wait, 60)
+                assert mail.held.is_set(), f"{route}: the letter never reached the SMTP server"
+                stack.worker.kill()  # mid-action: event recorded, letter on its way
+                del stack.smtp.handle_MAIL  # type: ignore[attr-defined]
+                mail.release.set()
+                answer = await first
+                assert answer.status_code == 504, (route, answer.text)
+                said = answer.json()
+                assert said["error"].startswith("outcome unknown: check before retrying")
+                assert said["outcome"] == "unknown"
+                assert said["check"] == f"/api/v1/applications/{aid}"
 
-            stack.worker.start()
-            await asyncio.to_thread(stack.worker.wait_ready)
-            answers = []
-            for _ in range(20):  # as the CLI does: the same key until there is an answer
-                retry = await api.post(path, json={"items": [ITEM]}, headers=headers, timeout=120)
-                answers.append(retry.status_code)
-                if retry.status_code not in (503, 504):
-                    break
-            assert retry.status_code == 200, (answers, retry.text)
+                stack.worker.start()
+                await asyncio.to_thread(stack.worker.wait_ready)
+                answers = []
+                for _ in range(20):  # as the CLI does: the same key until there is an answer
+                    retry = await api.post(path, json=body, headers=headers, timeout=120)
+                    answers.append(retry.status_code)
+                    if retry.status_code not in (503, 504):
+                        break
+                assert retry.status_code == 200, (route, answers, retry.text)
 
-            # A second identical retry is the stored answer, and acts on nothing.
-            again = await api.post(path, json={"items": [ITEM]}, headers=headers, timeout=120)
-            assert again.status_code == 200
-            assert again.headers["idempotent-replayed"] == "true"
+                # A further retry is the stored answer, and acts on nothing.
+                again = await api.post(path, json=body, headers=headers, timeout=120)
+                assert again.status_code == 200
+                assert again.headers["idempotent-replayed"] == "true"
 
-        notice_events = [e for e in _events(stack, aid) if e == "incomplete_notice"]
-        assert notice_events == ["incomplete_notice"], _events(stack, aid)
-
-        async def letter_delivered() -> list[Notice]:
-            with session_factory(stack.engine)() as session:
-                rows = list(
-                    session.scalars(
-                        select(Notice).where(
-                            Notice.application_id == aid,
-                            Notice.kind == "incompleteness_notice",
-                        )
-                    )
+                assert [e for e in _events(stack, aid) if e == event] == [event], (
+                    route,
+                    _events(stack, aid),
                 )
-            return rows if rows and all(r.delivery_state == "delivered" for r in rows) else []
+                letters = await wait_for(
+                    f"the {letter} letter delivered", lambda k=letter: _delivered(stack, aid, k), 60
+                )
+                assert len(letters) == 1, (route, letters)
+                copies = stack.smtp.by_key().get(letters[0], [])
+                assert len(copies) == 1, f"{route}: the SMTP server took {len(copies)} copies"
 
-        letters = await wait_for("the notice letter delivered", letter_delivered, 60)
-        assert len(letters) == 1
-        copies = stack.smtp.by_key().get(letters[0].notice_key, [])
-        assert len(copies) == 1, f"the SMTP server took the letter {len(copies)} times"
+
+async def _delivered(stack: Any, aid: str, kind: str) -> list[str]:
+    """The keys of the application's letters of `kind`, once all are delivered."""
+    with session_factory(stack.engine)() as session:
+        rows = list(
+            session.scalars(select(Notice).where(Notice.application_id == aid, Notice.kind == kind))
+        )
+    return (
+        [r.notice_key for r in rows]
+        if rows and all(r.delivery_state == "delivered" for r in rows)
+        else []
+    )
 
 
 def _events(stack: Any, aid: str) -> list[str]:
