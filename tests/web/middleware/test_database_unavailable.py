@@ -69,7 +69,15 @@ def test_a_locked_database_answers_503_with_retry_after(tmp_path: Path) -> None:
             assert ready.status_code == 503
             assert ready.json()["ready"] is False
             assert ready.json()["database"].startswith("cannot write: database is locked")
-        # The lock gone, the same key acts (the failed attempt was not stored as done).
+        # The lock gone, the same key acts (the failed attempt was not stored as done):
+        # here the rules answer, refusing a project that does not exist.
+        retried = client.post(
+            "/api/v1/links",
+            json={"scope": "project", "scope_id": "P-9"},
+            headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "outage-1"},
+        )
+        assert retried.status_code == 400, retried.text
+        assert "no project 'P-9'" in retried.json()["error"]
         assert log_in(client, PM, PASSWORD).status_code == 303
         assert client.get("/readyz").json()["database"] == "ok"
 
