@@ -38,18 +38,31 @@ ITEM = {"id": "A", "text": "RF emissions report", "rule": "CMC 17.44.070(A)"}
 
 
 class HeldMail:
-    """Holds every SMTP transaction at MAIL FROM until released: a letter on its way."""
+    """While armed, holds each SMTP transaction at MAIL FROM until released: a letter on
+    its way. Installed once, before the worker connects: aiosmtpd looks a session's hooks
+    up when the session starts, and the worker keeps its connections."""
 
     def __init__(self) -> None:
         self.held = threading.Event()
         self.release = threading.Event()
+        self.armed = False
+
+    def arm(self) -> None:
+        self.held.clear()
+        self.release.clear()
+        self.armed = True
+
+    def disarm(self) -> None:
+        self.armed = False
+        self.release.set()
 
     async def handle_MAIL(  # noqa: N802 - aiosmtpd's hook name
         self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
     ) -> str:
-        self.held.set()
-        while not self.release.is_set():
-            await asyncio.sleep(0.05)
+        if self.armed:
+            self.held.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
         envelope.mail_from = address
         envelope.mail_options.extend(options)
         return "250 OK"
@@ -65,6 +78,8 @@ ACTIONS = (
 async def test_actions_cut_off_by_a_worker_kill_are_retried_once(tmp_path: Path) -> None:
     # A short sticky-queue timeout: the new worker takes the killed one's workflow soon.
     async with fault_stack(tmp_path, CLEARANCE_STICKY_QUEUE_TIMEOUT_SECONDS="5") as stack:
+        mail = HeldMail()
+        stack.smtp.handle_MAIL = mail.handle_MAIL  # type: ignore[attr-defined]
         [clock] = await open_clocks(stack, 1)
         aid = clock.application_id
         settings = dataclasses.replace(
@@ -92,14 +107,13 @@ async def test_actions_cut_off_by_a_worker_kill_are_retried_once(tmp_path: Path)
             for route, body, event, letter in ACTIONS:
                 headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": f"{route}-1"}
                 path = f"/api/v1/applications/{aid}/{route}"
-                mail = HeldMail()
-                stack.smtp.handle_MAIL = mail.handle_MAIL  # type: ignore[attr-defined]
+                mail.arm()
                 first = asyncio.create_task(api.post(path, json=body, headers=headers, timeout=120))
-                await asyncio.to_thread(mail.held.wait, 60)
-                assert mail.held.is_set(), f"{route}: the letter never reached the SMTP server"
+                held = await asyncio.to_thread(mail.held.wait, 120)
+                early = first.result().text if first.done() else "no answer yet"
+                assert held, f"{route}: the letter never reached the SMTP server ({early})"
                 stack.worker.kill()  # mid-action: event recorded, letter on its way
-                del stack.smtp.handle_MAIL  # type: ignore[attr-defined]
-                mail.release.set()
+                mail.disarm()
                 answer = await first
                 assert answer.status_code == 504, (route, answer.text)
                 said = answer.json()
