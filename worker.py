@@ -32,7 +32,7 @@ from activities.operator_alerts import OperatorAlerts
 from activities.permit_clock_records import PermitClockRecords
 from activities.project_records import ProjectRecords
 from activities.shot_clock_records import ShotClockRecords
-from models.database import make_engine, sqlite_files
+from models.database import make_engine, sqlite_files, write_probe
 from notices.render import NoticeRenderer
 from operations import payload_visits
 from operations.data_folder import keep_private
@@ -259,7 +259,12 @@ async def main() -> None:
         health: WorkerHealth | None = None
         if settings.worker_health_port:
             health = WorkerHealth(
-                worker, client, make_engine(settings.database_url), settings.worker_health_port
+                worker,
+                client,
+                make_engine(settings.database_url),
+                settings.worker_health_port,
+                # Ready only while the database takes a write: the worker's work is writes.
+                database_probe=write_probe,
             )
             await health.start()
         stopping = asyncio.create_task(stop.wait())

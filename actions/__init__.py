@@ -28,7 +28,10 @@ The shape of an action (follow it to add one, e.g. a permit clock's):
    object holds only what it needs (the gateway, the database sessions, the `Cities`).
    Failures are `ActionFailed(message, status)`: 400 bad input, 404 unknown, 409 refused
    on the facts (the validator's words), 503 Temporal unreachable; `NotPermitted` (403)
-   comes from `require`.
+   comes from `require`. An update or start that got no answer is `OutcomeUnknown` (504
+   or 503), never a refusal. Send updates and starts through the gateway (`update`,
+   `start`): it makes their ids from the request's idempotency key
+   (actions/idempotency.py), so a retried request never acts twice.
 4. **Entry points** call the method, e.g.
    `ctx.actions.shot_clocks.record_from_fields(who, RecordNotice, ...)`: a page
    route in `web/pages/` (render the refusal in the form's words), an API route in the

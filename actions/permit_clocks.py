@@ -18,11 +18,9 @@ from typing import Any
 
 import pendulum
 from sqlalchemy.orm import Session, sessionmaker
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from actions.cities import Cities
-from actions.errors import ActionFailed, bad, from_temporal
+from actions.errors import ActionFailed, bad
 from actions.permit_clock_requests import OpenPermitClock, RebasePermitClock, RecordPermitEvent
 from actions.temporal import Gateway
 from actions.waiting import wait_for
@@ -186,21 +184,12 @@ class PermitClockActions:
         )
         if request.companion_id and self.row(request.companion_id) is None:
             raise bad(f"companion_id: there is no permit clock {request.companion_id}")
-        client = await self.gateway.client()
-        try:
-            await client.start_workflow(
-                "PermitClockWorkflow",
-                start,
-                id=permit_clock_workflow_id(request.clock_id),
-                task_queue=self.gateway.task_queue,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-        except WorkflowAlreadyStartedError:
-            raise ActionFailed(
-                f"clock_id: {request.clock_id} already has a clock; record events on it instead"
-            ) from None
-        except Exception as err:  # noqa: BLE001 - every failure becomes a sentence
-            raise from_temporal(err) from None
+        await self.gateway.start(
+            "PermitClockWorkflow",
+            start,
+            id=permit_clock_workflow_id(request.clock_id),
+            exists=f"clock_id: {request.clock_id} already has a clock; record events on it instead",
+        )
         await wait_for(
             lambda: self._permit_events(request.clock_id) == len(start.events), timeout=10
         )
@@ -212,20 +201,20 @@ class PermitClockActions:
             {"type": request.type, "date": request.date, **request.fields}, "event", who.email
         )
         before = self._permit_events(request.clock_id)
-        handle = await self.gateway.handle(permit_clock_workflow_id(request.clock_id))
         try:
-            result: PermitUpdateResult = await handle.execute_update(
+            result: PermitUpdateResult = await self.gateway.update(
+                permit_clock_workflow_id(request.clock_id),
                 "record_event",  # PermitClockWorkflow's update
                 PermitEventInput(
                     event.type, event.date, event.fields, recorded_by=who.email, note=request.note
                 ),
                 result_type=PermitUpdateResult,
+                closed=None,
             )
-        except Exception as err:  # noqa: BLE001 - the validator's words, or why not
-            failed = from_temporal(err)
+        except ActionFailed as failed:  # the validator's words, or why not
             if failed.status == 404:
-                failed = await self._closed_refusal(who, request.clock_id, event)
-            raise failed from None
+                raise await self._closed_refusal(who, request.clock_id, event) from None
+            raise
         due = result.clock.get("due_date")
         await wait_for(
             lambda: (
@@ -244,15 +233,14 @@ class PermitClockActions:
             raise bad("reason: say why the clock is rebased (it goes into the ledger)")
         summary = await self.summary(who, request.clock_id)
         version = PERMIT_RULES[summary.info.rule].rule_version
-        handle = await self.gateway.handle(permit_clock_workflow_id(request.clock_id))
-        try:
-            result: PermitUpdateResult = await handle.execute_update(
-                "rebase",  # PermitClockWorkflow's update
-                PermitRebaseInput(version, who.email, request.reason.strip()),
-                result_type=PermitUpdateResult,
-            )
-        except Exception as err:  # noqa: BLE001 - the validator's words, or why not
-            raise from_temporal(err) from None
+        # The validator's words, or why not; no answer: outcome unknown (504).
+        result: PermitUpdateResult = await self.gateway.update(
+            permit_clock_workflow_id(request.clock_id),
+            "rebase",  # PermitClockWorkflow's update
+            PermitRebaseInput(version, who.email, request.reason.strip()),
+            result_type=PermitUpdateResult,
+            closed=None,
+        )
         await wait_for(
             lambda: getattr(self.row(request.clock_id), "rule_version", None) == version,
             timeout=10,

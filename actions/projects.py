@@ -10,11 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
-from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from actions.cities import Cities
-from actions.errors import ActionFailed, bad, from_temporal
+from actions.errors import ActionFailed, bad
 from actions.project_requests import (
     ImportProject,
     PlanDates,
@@ -183,19 +181,12 @@ class ProjectActions:
             imported_by=who.email,
             approved_on=approved_on,
         )
-        client = await self.gateway.client()
-        try:
-            await client.start_workflow(
-                ProjectWorkflow.run,
-                start,
-                id=_workflow_id(request.project_id),
-                task_queue=self.gateway.task_queue,
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-        except WorkflowAlreadyStartedError:
-            raise ActionFailed(f"project {request.project_id} already exists", 409) from None
-        except Exception as err:  # noqa: BLE001 - every failure becomes a message
-            raise from_temporal(err) from None
+        await self.gateway.start(
+            ProjectWorkflow.run,
+            start,
+            id=_workflow_id(request.project_id),
+            exists=f"project {request.project_id} already exists",
+        )
         status = await self.query(who, request.project_id, "status_by_milestone")
         await wait_for(lambda: self._project_exists(request.project_id), timeout=30)
         await wait_for(lambda: self._has_conditions(request.project_id, numbers), timeout=30)

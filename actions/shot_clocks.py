@@ -13,7 +13,6 @@ from typing import Any
 import pendulum
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session, sessionmaker
-from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from actions.cities import Cities
@@ -132,26 +131,13 @@ class ShotClockActions:
             reminder_offsets=list(request.reminder_offsets or city.reminder_offsets),
         )
         clock_events = [ClockEvent(e["type"], e["date"], recorded_by=who.email) for e in events]
-        client = await self.gateway.client()
-        try:
-            await client.start_workflow(
-                ShotClockWorkflow.run,
-                ShotClockInput(application=info, events=clock_events),
-                id=shot_clock_workflow_id(info.application_id),
-                task_queue=self.gateway.task_queue,
-                # A decided or withdrawn application keeps its id: never a fresh clock over it.
-                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
-            )
-        except WorkflowAlreadyStartedError:
-            raise ActionFailed(
-                f"application_id: {info.application_id} already exists (open or closed)", 409
-            ) from None
-        except ActionFailed:
-            raise
-        except Exception as err:  # noqa: BLE001 - every failure becomes a message
-            from actions.errors import from_temporal
-
-            raise from_temporal(err) from None
+        # A decided or withdrawn application keeps its id: never a fresh clock over it.
+        await self.gateway.start(
+            ShotClockWorkflow.run,
+            ShotClockInput(application=info, events=clock_events),
+            id=shot_clock_workflow_id(info.application_id),
+            exists=f"application_id: {info.application_id} already exists (open or closed)",
+        )
         summary = await self.summary(who, info.application_id)
         await wait_for(lambda: self._clock_row_exists(info.application_id))
         return summary

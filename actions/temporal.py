@@ -9,9 +9,12 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client, WorkflowHandle
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError, RPCStatusCode
 
-from actions.errors import NO_WORKER, ActionFailed, from_temporal
+from actions.errors import NO_WORKER, ActionFailed, from_temporal, sent_but_unanswered
+from actions.idempotency import start_memo, started_by_this_key, update_id
 from settings import Settings
 from worker import connect
 
@@ -25,6 +28,9 @@ class Gateway:
     def __init__(self, settings: Settings, client: Client | None = None) -> None:
         self._settings = settings
         self._client = client
+        # How long an update or a start waits for its answer before the outcome is
+        # unknown (504); tests shorten it.
+        self.rpc_timeout = RPC_TIMEOUT
         self._lock = asyncio.Lock()
 
     @property
@@ -86,22 +92,72 @@ class Gateway:
         raise AssertionError("unreachable")
 
     async def update(
-        self, workflow_id: str, name: str, payload: Any, *, result_type: type, closed: str
+        self,
+        workflow_id: str,
+        name: str,
+        payload: Any,
+        *,
+        result_type: type,
+        closed: str | None,
     ) -> Any:
-        """Run an update; the validator's refusal is the message (409)."""
+        """Run an update; the validator's refusal is the message (409), a finished
+        workflow `closed` (409; None: 404). Under an idempotency key the update id comes
+        from the key, so a retry of a request whose first attempt got no answer waits for
+        or returns that attempt's result instead of acting again. No answer at all is
+        OutcomeUnknown (504 or 503), never a refusal."""
         handle = await self.handle(workflow_id)
         try:
             return await handle.execute_update(
-                name, payload, result_type=result_type, rpc_timeout=RPC_TIMEOUT
+                name,
+                payload,
+                id=update_id(workflow_id, name),
+                result_type=result_type,
+                rpc_timeout=self.rpc_timeout,
             )
         except RPCError as err:
-            if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-                raise ActionFailed(NO_WORKER, 503) from None
-            if err.status == RPCStatusCode.NOT_FOUND:
+            if err.status == RPCStatusCode.NOT_FOUND and closed is not None:
                 # The workflow finished: nothing is left to record on it.
                 raise ActionFailed(closed, 409) from None
-            raise from_temporal(err) from None
-        except ActionFailed:
-            raise
+            raise sent_but_unanswered(err) from None
         except Exception as err:  # noqa: BLE001
-            raise from_temporal(err) from None
+            raise sent_but_unanswered(err) from None
+
+    async def start(
+        self,
+        workflow: Any,
+        arg: Any,
+        *,
+        id: str,
+        exists: str,
+        id_reuse_policy: WorkflowIDReusePolicy = WorkflowIDReusePolicy.REJECT_DUPLICATE,
+    ) -> None:
+        """Start a workflow; one already there is `exists` (409), unless this request's
+        idempotency key started it (a retry of a start whose answer was lost: done)."""
+        client = await self.client()
+        try:
+            await client.start_workflow(
+                workflow,
+                arg,
+                id=id,
+                task_queue=self.task_queue,
+                id_reuse_policy=id_reuse_policy,
+                memo=start_memo() or None,
+                rpc_timeout=self.rpc_timeout,
+            )
+        except WorkflowAlreadyStartedError:
+            if await self._started_by_this_key(id):
+                return
+            raise ActionFailed(exists, 409) from None
+        except Exception as err:  # noqa: BLE001
+            raise sent_but_unanswered(err) from None
+
+    async def _started_by_this_key(self, workflow_id: str) -> bool:
+        if not start_memo():
+            return False
+        try:
+            described = await (await self.handle(workflow_id)).describe(
+                rpc_timeout=self.rpc_timeout
+            )
+            return started_by_this_key(dict(await described.memo()))
+        except Exception as err:  # noqa: BLE001
+            raise sent_but_unanswered(err) from None

@@ -11,8 +11,12 @@ Where the URL and token come from, first found wins:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sys
+import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,20 @@ from cli.errors import CliError
 from settings import Settings, load_settings
 
 TIMEOUT_S = 60.0
+# An action whose answer left its outcome unknown is sent again with its key, this many
+# times, after BACKOFF_S, then twice that, and so on (or the server's Retry-After).
+RETRIES = 4
+BACKOFF_S = 2.0
+MAX_PAUSE_S = 30.0
+RETRY_STATUSES = frozenset({503, 504})
+
+
+def _pause(attempt: int, response: httpx.Response | None) -> float:
+    wait = BACKOFF_S * 2 ** (attempt - 1)
+    if response is not None:
+        with contextlib.suppress(ValueError):
+            wait = max(wait, float(response.headers.get("retry-after", "0")))
+    return min(wait, MAX_PAUSE_S)
 
 
 def config_path(settings: Settings | None = None) -> Path:
@@ -78,27 +96,63 @@ class Api:
         return cls(url, token)
 
     def call(self, method: str, path: str, body: Any = None, **params: Any) -> Any:
-        """One API call; every failure is a CliError with the API's own sentence."""
+        """One API call; every failure is a CliError with the API's own sentence.
+
+        An action (any method but GET) carries one Idempotency-Key, made for it here. An
+        answer that leaves the outcome unknown (503, 504), a connection dropped after the
+        request went out, or no answer in time is retried with that same key, up to
+        RETRIES times with growing pauses, saying so: the web app returns the first
+        outcome for a key and Temporal runs an update id once, so a retry never acts
+        twice. A refused connection (the web app not running) sent nothing: not retried."""
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        try:
-            response = httpx.request(
-                method,
-                f"{self.url}/api/v1{path}",
-                json=body,
-                params={k: v for k, v in params.items() if v is not None} or None,
-                headers=headers,
-                timeout=TIMEOUT_S,
+        if method.upper() != "GET":
+            headers["Idempotency-Key"] = f"cli-{uuid.uuid4()}"
+        attempt = 0
+        while True:
+            attempt += 1
+            answered: httpx.Response | None = None
+            try:
+                response = httpx.request(
+                    method,
+                    f"{self.url}/api/v1{path}",
+                    json=body,
+                    params={k: v for k, v in params.items() if v is not None} or None,
+                    headers=headers,
+                    timeout=TIMEOUT_S,
+                )
+            except (httpx.ConnectError, httpx.ConnectTimeout) as err:
+                # Nothing was sent: no outcome to wonder about, and no web app to wait for.
+                raise CliError(
+                    f"cannot reach the web app at {self.url} ({type(err).__name__}): start it "
+                    "with `clearance run` or `clearance web`, or set CLEARANCE_API_URL"
+                ) from None
+            except httpx.TimeoutException:
+                failure = CliError(f"the web app at {self.url} did not answer in time")
+                why = "no answer in time"
+            except httpx.HTTPError as err:
+                failure = CliError(
+                    f"the connection to the web app at {self.url} failed ({type(err).__name__})"
+                )
+                why = f"the connection failed ({type(err).__name__})"
+            else:
+                if response.status_code < 400:
+                    return response.json()
+                answered = response
+                failure = _error(response, self.url)
+                if response.status_code not in RETRY_STATUSES:
+                    raise failure
+                why = f"{response.status_code}: {failure}"
+            if attempt > RETRIES:
+                raise failure
+            pause = _pause(attempt, answered)
+            key = headers.get("Idempotency-Key")
+            same = f" with the same idempotency key ({key})" if key else ""
+            print(
+                f"{why}; retrying{same} in {pause:g} s (retry {attempt} of {RETRIES})",
+                file=sys.stderr,
+                flush=True,
             )
-        except httpx.TimeoutException:
-            raise CliError(f"the web app at {self.url} did not answer in time") from None
-        except httpx.HTTPError as err:
-            raise CliError(
-                f"cannot reach the web app at {self.url} ({type(err).__name__}): start it with "
-                "`clearance run` or `clearance web`, or set CLEARANCE_API_URL"
-            ) from None
-        if response.status_code < 400:
-            return response.json()
-        raise _error(response, self.url)
+            time.sleep(pause)
 
     def text(self, path: str) -> str:
         """A text download (CSV), or a CliError."""
@@ -138,7 +192,10 @@ class Api:
 
 def _error(response: httpx.Response, url: str) -> CliError:
     try:
-        message = str(response.json().get("error") or response.text)
+        answer = response.json()
+        message = str(answer.get("error") or response.text)
+        if answer.get("outcome") == "unknown" and answer.get("check"):
+            message += f"; check {url}{answer['check']}"
     except (ValueError, AttributeError):
         message = response.text.strip()[:300] or response.reason_phrase
     status = response.status_code

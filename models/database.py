@@ -220,3 +220,33 @@ def dialect_insert(engine: Engine, table: Any) -> Any:
     if name == "postgresql":
         return postgresql.insert(table)
     raise NotImplementedError(f"upserts are not implemented for {name!r}")
+
+
+# How long a readiness check waits for SQLite's write lock before saying "locked".
+READY_LOCK_WAIT_MS = 1000
+# The same upsert on SQLite and PostgreSQL (the table: migration 0011).
+_PROBE_UPSERT = text(
+    "INSERT INTO readiness_probe (id, checked_at) VALUES (1, :at) "
+    "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at"
+)
+
+
+def write_probe(engine: Engine) -> None:
+    """Raise unless the database takes a write now: the probe row is upserted and
+    committed. A database that answers reads but is locked, read-only or full is not
+    ready (the web app's and the worker's /readyz)."""
+    from datetime import UTC, datetime
+
+    with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # Say "locked" within a second, not after the 5 s an action would wait.
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={READY_LOCK_WAIT_MS}")
+            conn.commit()
+        try:
+            with conn.begin():
+                conn.execute(_PROBE_UPSERT, {"at": datetime.now(UTC)})
+        finally:
+            if sqlite:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+                conn.commit()

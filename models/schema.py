@@ -464,3 +464,36 @@ class CaseloadImport(Base):
 
 # One entry per place in a project's audit chain: two writers racing would fail, not fork it.
 Index("ux_audit_log_project_seq", AuditRow.project_id, AuditRow.seq, unique=True)
+
+
+class IdempotencyRecord(Base):
+    """The first outcome of a request sent with an idempotency key (the API's
+    `Idempotency-Key` header, a form's hidden `idempotency_key`), per user: a retry with
+    the same key gets this answer back instead of acting again (web/middleware/
+    idempotency.py). `state` is "running" while the first attempt is served and "done"
+    once its answer is stored; an answer that left the outcome unknown (5xx) is not
+    stored, so its retry runs again, with the same Temporal update ids."""
+
+    __tablename__ = "idempotency_keys"
+
+    scope: Mapped[str] = mapped_column(String(80), primary_key=True)  # "user:<id>"
+    idem_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))  # sha256 of method, path, body
+    method: Mapped[str] = mapped_column(String(10))
+    path: Mapped[str] = mapped_column(String(500))
+    state: Mapped[str] = mapped_column(String(10))  # running | done
+    status: Mapped[int | None] = mapped_column(Integer)
+    headers: Mapped[list[Any] | None] = mapped_column(JSON)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ReadinessProbe(Base):
+    """One row that /readyz writes on each check: a database that can be read but not
+    written (locked, read-only, out of space) is not ready."""
+
+    __tablename__ = "readiness_probe"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -3,7 +3,8 @@
 - `GET /healthz`: 200 while the process and its worker are alive (for a liveness probe:
   restart the container when it fails);
 - `GET /readyz`: 200 when the worker is polling Temporal (the worker is running and the
-  server answers) and the database answers `SELECT 1`; else 503 with what failed (for a
+  server answers) and the database passes its probe (`SELECT 1`, or the write the worker
+  passes in: models.database.write_probe); else 503 with what failed (for a
   readiness probe and for an operator's first look).
 
 A tiny asyncio HTTP server: two GET routes need no web framework in the worker.
@@ -40,8 +41,15 @@ def _database_ok(engine: Engine) -> None:
 
 class WorkerHealth:
     def __init__(
-        self, worker: Worker, client: Client, engine: Engine, port: int, host: str = "0.0.0.0"
+        self,
+        worker: Worker,
+        client: Client,
+        engine: Engine,
+        port: int,
+        host: str = "0.0.0.0",
+        database_probe: Callable[[Engine], None] = _database_ok,
     ) -> None:
+        self._database_probe = database_probe
         self._worker = worker
         self._client = client
         self._engine = engine
@@ -73,7 +81,7 @@ class WorkerHealth:
         return list(
             await asyncio.gather(
                 run("temporal", polling),
-                run("database", lambda: asyncio.to_thread(_database_ok, self._engine)),
+                run("database", lambda: asyncio.to_thread(self._database_probe, self._engine)),
             )
         )
 

@@ -13,6 +13,7 @@ import contextlib
 import signal
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pendulum
@@ -32,9 +33,18 @@ from stack.demo import (
     load_project_demo,
     load_second_project_demo,
 )
-from stack.temporal_server import DevServer, port_open
+from stack.temporal_server import (
+    DevServer,
+    command_line,
+    listening_pid,
+    port_open,
+    stale_dev_server,
+    stop_stale,
+)
 
 console = Console()
+# The dev server's PID while `clearance run` runs, in the data folder.
+PID_FILE_NAME = "temporal.pid"
 
 
 class PortInUse(RuntimeError):
@@ -43,15 +53,11 @@ class PortInUse(RuntimeError):
 
 def run_embedded(load_demo: bool = True) -> None:
     settings = load_settings()
-    if port_open("127.0.0.1", settings.temporal_port):
-        raise PortInUse(
-            f"port {settings.temporal_port} is in use: is `clearance run` already running? "
-            "(set CLEARANCE_TEMPORAL_ADDRESS to use another port)"
-        )
+    stop_stale_server(settings)
     if port_open(settings.web_host, settings.web_port):
         raise PortInUse(
-            f"port {settings.web_port} is in use: set CLEARANCE_WEB_PORT to run the web app "
-            "on another port"
+            f"port {settings.web_port} is in use{_by(settings.web_port)}: set "
+            "CLEARANCE_WEB_PORT to run the web app on another port"
         )
     # Before anything is created: the data folder 0700, every file in it 0600, for this
     # process and the dev server it starts; an older install's files are fixed now.
@@ -63,6 +69,8 @@ def run_embedded(load_demo: bool = True) -> None:
         port=settings.temporal_port,
         ui_port=settings.temporal_ui_port,
         log_file=settings.data_dir / "temporal.log",
+        pid_file=server_pid_file(settings),
+        die_with_parent=True,
     )
     console.print(f"starting the Temporal dev server on {settings.temporal_db_file} ...")
     server.start()
@@ -72,6 +80,42 @@ def run_embedded(load_demo: bool = True) -> None:
         console.print("stopping the Temporal dev server ...")
         server.stop()
         console.print("stopped; every clock is kept in " + str(settings.temporal_db_file))
+
+
+def server_pid_file(settings: Settings) -> Path:
+    return settings.data_dir / PID_FILE_NAME
+
+
+def stop_stale_server(settings: Settings) -> None:
+    """Before starting: a dev server an earlier run left behind (its PID in the data
+    folder) is stopped; anything else on the Temporal port is named by its PID."""
+    port = settings.temporal_port
+    if not port_open("127.0.0.1", port):
+        return
+    stale = stale_dev_server(server_pid_file(settings), port)
+    if stale is not None:
+        console.print(
+            f"stopping the Temporal dev server (PID {stale}) that an earlier `clearance run` "
+            "left running when it did not stop cleanly ...",
+            markup=False,
+            highlight=False,
+        )
+        stop_stale(stale)
+        server_pid_file(settings).unlink(missing_ok=True)
+        if not port_open("127.0.0.1", port):
+            return
+    raise PortInUse(
+        f"port {port} is in use{_by(port)}: stop that process, or set "
+        "CLEARANCE_TEMPORAL_ADDRESS to use another port"
+    )
+
+
+def _by(port: int) -> str:
+    pid = listening_pid(port)
+    if pid is None:
+        return " by another process"
+    command = command_line(pid)
+    return f" by PID {pid}" + (f" ({command[:120]})" if command else "")
 
 
 async def _serve(settings: Settings, with_demo: bool) -> None:

@@ -3,6 +3,8 @@ started as a child process on a SQLite file so clocks survive restarts."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -10,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from settings import SEARCH_ATTRIBUTES
@@ -100,8 +102,14 @@ class DevServer:
         log_file: Path | None = None,
         sqlite_pragmas: tuple[str, ...] = SQLITE_PRAGMAS,
         env: Mapping[str, str] | None = None,
+        pid_file: Path | None = None,
+        die_with_parent: bool = False,
     ) -> None:
         self.db_file = db_file
+        # `clearance run`'s server: its PID is written down (a later run finds a server a
+        # crash left behind) and it is told to stop when its parent dies, even by kill -9.
+        self.pid_file = pid_file
+        self.die_with_parent = die_with_parent
         self.env = dict(env or {})  # added to the child's environment (e.g. GODEBUG)
         self.sqlite_pragmas = sqlite_pragmas
         self.port = port
@@ -155,8 +163,11 @@ class DevServer:
             env=server_environment(os.environ, self.env),
             # Own process group: Ctrl-C in a terminal goes to us, and we stop it cleanly.
             start_new_session=True,
+            preexec_fn=_die_with(os.getpid()) if self.die_with_parent else None,
         )
         log.close()
+        if self.pid_file is not None:
+            self.pid_file.write_text(f"{self._process.pid}\n", encoding="utf-8")
         deadline = time.monotonic() + timeout
         while not port_open("127.0.0.1", self.port):
             if self._process.poll() is not None:
@@ -171,6 +182,8 @@ class DevServer:
 
     def stop(self, timeout: float = 20.0) -> None:
         process, self._process = self._process, None
+        if self.pid_file is not None and process is not None:
+            self.pid_file.unlink(missing_ok=True)
         if process is None or process.poll() is not None:
             return
         os.killpg(process.pid, signal.SIGTERM)
@@ -186,3 +199,93 @@ class DevServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# prctl(2): the signal a process gets when the thread that started it dies.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> Callable[[], None]:
+    """Run in the child before `temporal` starts (Linux): SIGTERM it when its parent
+    dies, however the parent died; if the parent is already gone, stop at once."""
+
+    def arrange() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arrange
+
+
+def listening_pid(port: int) -> int | None:
+    """The process listening on TCP `port` on this machine (Linux /proc), if it is one
+    this user may see."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            # local address "ADDR:PORT" in hex; state 0A is LISTEN
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].split(":")[1], 16) == port:
+                inodes.add(fields[9])
+    if not inodes:
+        return None
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) in wanted:
+                    return int(proc.name)
+        except OSError:
+            continue
+    return None
+
+
+def command_line(pid: int) -> str:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)
+
+
+def alive(pid: int) -> bool:
+    """Running (not gone, not a zombie waiting to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def stale_dev_server(pid_file: Path, port: int) -> int | None:
+    """The PID of a dev server an earlier `clearance run` started and left running (a
+    crash, kill -9 where the parent-death signal does not reach): the PID in its file,
+    still a `temporal server start-dev` on `port`."""
+    try:
+        pid = int(pid_file.read_text(encoding="utf-8").split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    command = command_line(pid)
+    if alive(pid) and "start-dev" in command and f"--port {port}" in command:
+        return pid
+    return None
+
+
+def stop_stale(pid: int, timeout: float = 20.0) -> None:
+    """SIGTERM the server's process group (it was started in its own), then SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, sig)
+        deadline = time.monotonic() + timeout
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not alive(pid):
+            return

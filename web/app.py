@@ -21,7 +21,7 @@ from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from actions.errors import ActionFailed
+from actions.errors import ActionFailed, OutcomeUnknown
 from actions.layer import Actions
 from actions.temporal import Gateway
 from models.database import make_engine, session_factory
@@ -35,6 +35,8 @@ from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, ScopeRefused, optional_session
 from web.middleware.body_limit import BodyLimit
 from web.middleware.headers import refuse_nul_in_url, security_headers
+from web.middleware.idempotency import Idempotency
+from web.middleware.outcomes import DatabaseUnavailable, outcome_unknown
 from web.uploads.resolution_import import ImportJobs
 
 log = logging.getLogger("clearance.web")
@@ -98,6 +100,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 
+    # Idempotency keys inside the database-outage answer, both inside the headers.
+    app.add_middleware(Idempotency)
+    app.add_middleware(DatabaseUnavailable)
     app.middleware("http")(security_headers)
     app.middleware("http")(refuse_nul_in_url)
 
@@ -232,6 +237,10 @@ def _install_handlers(app: FastAPI) -> None:
         if _wants_json(request):
             return JSONResponse({"error": err.message}, status_code=err.status)
         return _page(request, err.status, "Not done", err.message)
+
+    @app.exception_handler(OutcomeUnknown)
+    async def unknown(request: Request, err: OutcomeUnknown) -> Response:
+        return outcome_unknown(request, err)
 
     @app.exception_handler(DataError)
     async def value_the_database_refuses(request: Request, err: DataError) -> Response:

@@ -3,6 +3,7 @@ gateway, the signer and the templates; plus rendering with the session and flash
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -80,7 +81,11 @@ def template_environment() -> Environment:
     env.filters["human_datetime"] = pass_context(
         lambda context, value: human_datetime(value, context.get("time_zone") or "UTC")
     )
-    env.globals.update(role_labels=ROLE_LABELS, allowed=allowed)
+    # Each form rendered gets its own idempotency key (web/middleware/idempotency.py):
+    # sending it twice (a double click, a retry after "outcome unknown") acts once.
+    env.globals.update(
+        role_labels=ROLE_LABELS, allowed=allowed, idempotency_key=lambda: uuid.uuid4().hex
+    )
     return env
 
 

@@ -257,3 +257,33 @@ def test_tokens_made_before_their_limits_act_and_expire_in_90_days(
         assert accounts.use_api_token("old-revoked-token").user is None
     finally:
         engine.dispose()
+
+
+def test_idempotency_keys_are_one_per_user_and_key_from_0011(any_database_url: str) -> None:
+    # 0011 adds the table where a request's first outcome is kept under its idempotency
+    # key, and the row /readyz writes; going down removes both, and up brings them back.
+    from sqlalchemy.exc import IntegrityError
+
+    engine = make_engine(any_database_url)
+    try:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0010")
+        assert not {"idempotency_keys", "readiness_probe"} & app_tables(engine)
+        assert upgrade_schema(engine) == head_revision()
+        assert differences(engine) == []
+        row = (
+            "INSERT INTO idempotency_keys (scope, idem_key, fingerprint, method, path, state,"
+            " created_at) VALUES (:scope, 'k', 'f', 'POST', '/x', 'running', :at)"
+        )
+        at = datetime.now(UTC)
+        with engine.begin() as connection:
+            connection.execute(text(row), {"scope": "user:1", "at": at})
+            connection.execute(text(row), {"scope": "user:2", "at": at})  # another user's
+        try:
+            with engine.begin() as connection:
+                connection.execute(text(row), {"scope": "user:1", "at": at})
+            raise AssertionError("a second row for one user's key was stored")
+        except IntegrityError:
+            pass
+    finally:
+        engine.dispose()

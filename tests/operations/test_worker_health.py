@@ -1,10 +1,12 @@
 """The worker's /healthz and /readyz: alive while the worker runs; ready only while it
-polls Temporal and the database answers; 503 naming what failed otherwise."""
+polls Temporal and the database answers (with the worker's probe: takes a write); 503
+naming what failed otherwise."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import create_engine
 from temporalio.testing import WorkflowEnvironment
 
-from models.database import make_engine
+from models.database import make_engine, write_probe
 from operations.worker_health import WorkerHealth
 from stack.temporal_server import free_port
 from tests.workflows.clock_helpers import settings_for_test
@@ -66,6 +68,25 @@ async def test_health_and_readiness(
             checks = body["checks"]
             assert isinstance(checks, dict) and checks["temporal"] == "ok"
             assert "OperationalError" in str(checks["database"])
+
+            # A database that answers reads but is locked for writes: not ready either.
+            written = WorkerHealth(
+                worker, client, good, free_port(), host="127.0.0.1", database_probe=write_probe
+            )
+            await written.start()
+            try:
+                assert (await fetch(written.port, "/readyz"))[0] == 200
+                holder = sqlite3.connect(settings.database_url.removeprefix("sqlite:///"))
+                holder.execute("BEGIN IMMEDIATE")
+                try:
+                    status, body = await fetch(written.port, "/readyz")
+                finally:
+                    holder.rollback()
+                    holder.close()
+                assert status == 503, body
+                assert "database is locked" in str(body["checks"])
+            finally:
+                await written.stop()
 
             status, body = await fetch(port, "/metrics")
             assert status == 404 and "/healthz" in str(body["error"])

@@ -18,11 +18,17 @@ User = Depends(api_user)
 
 
 class Error(BaseModel):
+    """One line saying what is wrong. When an action's outcome is unknown (503 or 504,
+    never 409) `outcome` is "unknown" and `check` is the object's address: look there
+    before retrying, or retry with the same Idempotency-Key, which never acts twice."""
+
     error: str
+    outcome: str | None = None
+    check: str | None = None
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Error} for code in (400, 401, 403, 404, 409, 503)
+    code: {"model": Error} for code in (400, 401, 403, 404, 409, 503, 504)
 }
 
 

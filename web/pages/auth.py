@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from sqlalchemy import text
+from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
+from models.database import write_probe
 from rules.access import require
 from web.auth.accounts import SESSION_DAYS, AccountError, CurrentUser, now
 from web.context import (
@@ -124,15 +127,22 @@ def healthz() -> dict[str, str]:
 async def readyz(request: Request) -> Response:
     ctx = ctx_of(request)
     checks: dict[str, str] = {}
-    try:
-        with ctx.engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-        checks["database"] = "ok"
-    except Exception as err:  # noqa: BLE001 - report, don't crash
-        checks["database"] = f"unreachable: {type(err).__name__}"
+    checks["database"] = await asyncio.to_thread(database_takes_a_write, ctx.engine)
     checks["temporal"] = "ok" if await ctx.gateway.reachable() else "unreachable"
     ready = all(v == "ok" for v in checks.values())
     return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+
+
+def database_takes_a_write(engine: Engine) -> str:
+    """ "ok" when the database takes a write now (models.database.write_probe)."""
+    try:
+        write_probe(engine)
+        return "ok"
+    except OperationalError as err:
+        reason = str(err.orig).splitlines()[0] if err.orig else type(err).__name__
+        return f"cannot write: {reason}"
+    except Exception as err:  # noqa: BLE001 - report, don't crash
+        return f"unreachable: {type(err).__name__}"
 
 
 @router.post("/me/password")

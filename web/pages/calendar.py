@@ -15,6 +15,7 @@ from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.auth.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, staff_session
+from web.middleware.idempotency import SHOWN_ONCE_HEADER
 from web.queries.deadlines import permit_calendar_events
 from web.views.ics import CalendarEvent, build
 from web.views.present import window_label
@@ -47,12 +48,14 @@ async def new_feed(request: Request) -> Response:
     ctx = ctx_of(request)
     token = ctx.accounts.new_calendar_token(session.user.id)
     url = f"{ctx.settings.public_url.rstrip('/')}/calendar/{token}.ics"
-    return redirect_with_flash(
+    response = redirect_with_flash(
         request,
         "/me",
         "ok",
         f"Your calendar address (keep it secret; any older address stopped working): {url}",
     )
+    response.headers[SHOWN_ONCE_HEADER] = "1"  # never stored for an idempotent replay
+    return response
 
 
 def _date(value: str | None) -> date | None:

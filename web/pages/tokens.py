@@ -20,6 +20,7 @@ from web.auth.accounts import (
 )
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
+from web.middleware.idempotency import SHOWN_ONCE_HEADER
 
 router = APIRouter()
 
@@ -66,7 +67,9 @@ async def create_token(request: Request) -> Response:
         token = ctx_of(request).accounts.new_api_token(session.user.email, label, scope, int(days))
     except AccountError as err:
         return redirect_with_flash(request, "/me/tokens", "error", f"No token made: {err}.")
-    return _page(request, session, new_token=token, status=201)
+    response = _page(request, session, new_token=token, status=201)
+    response.headers[SHOWN_ONCE_HEADER] = "1"  # never stored for an idempotent replay
+    return response
 
 
 @router.post("/me/tokens/{token_id}/revoke")
