@@ -2,7 +2,7 @@
 and external identities (staff signing in with the city's OpenID Connect provider)
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0010"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
