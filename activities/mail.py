@@ -98,6 +98,7 @@ def build_message(
     to: list[str],
     cc: list[str],
     date: datetime | None = None,
+    reply_to: str = "",
 ) -> Message:
     """The notice's message. Raises BadAddress (one line, naming the value) when a
     recipient or the from-address is not exactly one valid e-mail address."""
@@ -107,6 +108,9 @@ def build_message(
         msg["To"] = _address_list(to)
     if cc:
         msg["Cc"] = _address_list(cc)
+    if reply_to:
+        # The responsible planner: an answer reaches someone who can act on it.
+        msg["Reply-To"] = _address_list([reply_to])
     msg["Subject"] = _header_text(rendered.subject)
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id_for(notice_key)

@@ -191,7 +191,14 @@ class NoticeActivities:
                 ) from err
             refused = ""
             try:
-                msg = build_message(key, rendered, mail_from=self._mail_from, to=to, cc=cc)
+                msg = build_message(
+                    key,
+                    rendered,
+                    mail_from=rendered.sender or self._mail_from,
+                    to=to,
+                    cc=cc,
+                    reply_to=rendered.reply_to,
+                )
             except BadAddress as err:
                 # A row stored before addresses were validated: never send it (a line break
                 # would add a header or a recipient). The notice is recorded as failed with

@@ -18,11 +18,13 @@ from notices.vocabulary import (
     PERMIT_STATUS_LABELS,
     STATUS_LABELS,
     WINDOW_LABELS,
+    WINDOW_PHRASES,
     WINDOW_STATE_LABELS,
     labeller,
     milestone_label,
     rule_title,
 )
+from rules.kernel.citations import citation_source, citation_title
 
 
 def longdate(value: Any) -> str:
@@ -62,6 +64,20 @@ def days(value: Any) -> str:
         return ""
     n = int(value)
     return f"{n} day" if abs(n) == 1 else f"{n} days"
+
+
+def days_remaining(target: Any, since: Any) -> str:
+    """How many days remain from `since` (the letter's date) to `target`, in words:
+    '42 days remain', '1 day remains', 'that is today', '3 days ago'."""
+    try:
+        n = (date.fromisoformat(str(target)) - date.fromisoformat(str(since))).days
+    except ValueError:
+        return ""
+    if n == 0:
+        return "that is today"
+    if n < 0:
+        return f"{days(-n)} ago"
+    return f"{days(n)} remain" if n != 1 else "1 day remains"
 
 
 def oneline(value: Any, limit: int = 0) -> str:
@@ -106,9 +122,11 @@ def template_filters() -> dict[str, Callable[..., str]]:
         "outcome_label": labeller(OUTCOME_LABELS),
         "window_label": labeller(WINDOW_LABELS),
         "window_state_label": labeller(WINDOW_STATE_LABELS),
+        "window_phrase": labeller(WINDOW_PHRASES),
         "longdate": longdate,
         "letterdate": letterdate,
         "days": days,
+        "days_remaining": days_remaining,
         "sentence": sentence,
         "milestone_label": milestone_label,
         "condition_status_label": labeller(CONDITION_STATUS_LABELS),
@@ -118,4 +136,7 @@ def template_filters() -> dict[str, Callable[..., str]]:
         "consequence_label": labeller(CONSEQUENCE_LABELS),
         "permit_status_label": labeller(PERMIT_STATUS_LABELS),
         "rule_title": rule_title,
+        # A citation's law title for the reader; its document line only in ledgers.
+        "cite": citation_title,
+        "cite_source": citation_source,
     }

@@ -10,6 +10,9 @@ class RenderedNotice:
     subject: str
     text: str
     html: str
+    # The city's address and the responsible planner ("" leaves the deployment's).
+    sender: str = ""
+    reply_to: str = ""
 
 
 class UnknownNoticeKind(ValueError):

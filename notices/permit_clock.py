@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from models.permit_clock import PermitNoticeRequest
+from notices.filters import letterdate
 from notices.letter import RenderedNotice, UnknownNoticeKind
+from notices.letterhead import letterhead
 from notices.render import NoticeRenderer
 from notices.vocabulary import jurisdiction_name, rule_title
+from rules.kernel.citations import citation_title
 
 PERMIT_NOTICE_KINDS = (
     "permit_expiry_reminder",
@@ -32,6 +35,7 @@ def context(req: PermitNoticeRequest) -> dict[str, Any]:
         "jurisdiction_name": jurisdiction_name(req.info.calendar.jurisdiction),
         "to": req.to,
         "cc": req.cc,
+        **letterhead(req.info.calendar.jurisdiction, req.info.contacts.staff_email),
     }
 
 
@@ -42,8 +46,8 @@ def rule_clock(req: PermitNoticeRequest) -> dict[str, Any]:
 
 def subject(req: PermitNoticeRequest, about: dict[str, Any]) -> str:
     name = req.info.title or req.info.clock_id
-    rule = about.get("citation") or rule_title(about.get("rule", ""))
-    date = about.get("conservative_date")
+    rule = citation_title(about.get("citation")) or rule_title(about.get("rule", ""))
+    date = letterdate(about.get("conservative_date"))
     offset = req.details.get("offset")
     unit = req.details.get("unit", "days")
     if req.kind == "permit_expiry_reminder":
@@ -54,7 +58,7 @@ def subject(req: PermitNoticeRequest, about: dict[str, Any]) -> str:
         return f"Deadline alert: {name} — {rule} due {date} ({offset} {unit} left)"
     consequence = about.get("consequence") or ""
     return (
-        f"LAPSED: {name} — {rule} ran out on {req.details.get('lapsed_on')}; "
+        f"LAPSED: {name} — {rule} ran out on {letterdate(req.details.get('lapsed_on'))}; "
         f"{consequence.replace('_', ' ')}"
     )
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from models.conditions import ProjectInfo, ProjectNoticeRequest
-from notices.filters import oneline, plural
+from notices.filters import letterdate, oneline, plural
 from notices.letter import InvalidNoticeDetails
+from notices.letterhead import letterhead
 from notices.vocabulary import (
     department_label,
     jurisdiction_name,
@@ -38,6 +39,7 @@ def context(req: ProjectNoticeRequest) -> dict[str, Any]:
         or jurisdiction_name(project.jurisdiction),
         "to": req.to,
         "cc": req.cc,
+        **letterhead(project.jurisdiction, project.project_manager_email),
     }
     kind = req.kind
 
@@ -121,27 +123,27 @@ def subject(req: ProjectNoticeRequest, ctx: dict[str, Any]) -> str:
         if kind == "review_reminder":
             return (
                 f"Review reminder — {name}: {conds} awaiting {ctx['department_name']} "
-                f"review, due {ctx['due']}"
+                f"review, due {letterdate(ctx['due'])}"
             )
         days = plural(int(ctx["overdue_business_days"]), "business day")
         return (
-            f"Overdue review — {name}: {conds} {days} past the {ctx['due']} review date "
-            f"({ctx['department_name']})"
+            f"Overdue review — {name}: {conds} {days} past the {letterdate(ctx['due'])} "
+            f"review date ({ctx['department_name']})"
         )
     if kind == "applicant_digest":
         n = len(ctx["owed"])
         what = f"{plural(n, 'condition')} still owed" if n else "nothing owed"
-        target = f" (target {ctx['target_date']})" if ctx["target_date"] else ""
+        target = f" (target {letterdate(ctx['target_date'])})" if ctx["target_date"] else ""
         return f"{name}: {what} before {ctx['milestone_label']}{target}"
     if kind == "window_reminder":
         code = f" ({ctx['code']})" if ctx["code"] else ""
         what = f" — {oneline(ctx['description'], 80)}" if ctx["description"] else ""
-        return f"{name}: condition #{ctx['number']}{code} due {ctx['due']}{what}"
+        return f"{name}: condition #{ctx['number']}{code} due {letterdate(ctx['due'])}{what}"
     if kind == "construction_checkin":
         n = len(ctx["conditions"])
         return (
             f"{name}: construction check-in, {plural(n, 'condition')} to verify "
-            f"({ctx['period_start']} to {ctx['period_end']})"
+            f"({letterdate(ctx['period_start'])} to {letterdate(ctx['period_end'])})"
         )
     n = ctx["conditions_cleared"]
     return (

@@ -74,7 +74,13 @@ class NoticeRenderer:
         context["subject"] = subject
         text = self._template(f"notices/{kind}.txt.j2").render(context)
         html = self._template(f"notices/{kind}.html.j2").render(context)
-        return RenderedNotice(subject=subject, text=text, html=html)
+        return RenderedNotice(
+            subject=subject,
+            text=text,
+            html=html,
+            sender=context.get("mail_from", ""),
+            reply_to=context.get("reply_to", ""),
+        )
 
     def render(self, req: NoticeRequest) -> RenderedNotice:
         if req.kind not in shot_clock.NOTICE_KINDS:

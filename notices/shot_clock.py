@@ -9,6 +9,7 @@ from typing import Any
 
 from models.shot_clock import NoticeRequest
 from notices.filters import days, letterdate
+from notices.letterhead import letterhead
 from notices.vocabulary import (
     OUTCOME_LABELS,
     STATUS_LABELS,
@@ -47,6 +48,7 @@ def context(req: NoticeRequest) -> dict[str, Any]:
         or jurisdiction_name(app.calendar.jurisdiction),
         "to": req.to,
         "cc": req.cc,
+        **letterhead(app.calendar.jurisdiction, app.contacts.planner_email),
     }
 
 
@@ -58,19 +60,19 @@ def subject(req: NoticeRequest, ctx: dict[str, Any]) -> str:
     event = details.get("event") or {}
     if req.kind == "reminder":
         return (
-            f"Shot clock reminder: {app_id} — {offset} to "
-            f"{clock.get('conservative_date')} (conservative date)"
+            f"Shot clock reminder: {app_id} — {offset} left to act, by "
+            f"{letterdate(clock.get('conservative_date'))}"
         )
     if req.kind == "window_closing":
         window = details.get("window") or {}
         label = WINDOW_LABELS.get(window.get("kind", ""), "notice window")
         return (
             f"Notice window closing: {app_id} — {label} closes "
-            f"{window.get('closes')} ({offset} left)"
+            f"{letterdate(window.get('closes'))} ({offset} left)"
         )
     if req.kind == "expiry_escalation":
         return (
-            f"Shot clock expired: {app_id} — ran out on {details.get('expired_on')}; "
+            f"Shot clock expired: {app_id} — ran out on {letterdate(details.get('expired_on'))}; "
             "deemed-approval risk"
         )
     if req.kind == "incompleteness_notice":
@@ -91,7 +93,10 @@ def subject(req: NoticeRequest, ctx: dict[str, Any]) -> str:
         )
     if req.kind == "decision_confirmation":
         outcome = labeller(OUTCOME_LABELS)(event.get("outcome"))
-        return f"Decision on wireless application {app_id}: {outcome} ({event.get('date')})"
+        return (
+            f"Decision on wireless application {app_id}: {outcome} "
+            f"({letterdate(event.get('date'))})"
+        )
     if req.kind == "judicial_review_reminder":
         deemed = (
             "deemed approved"
@@ -100,15 +105,15 @@ def subject(req: NoticeRequest, ctx: dict[str, Any]) -> str:
         )
         return (
             f"Judicial review deadline: {app_id} {deemed} — {offset} to "
-            f"{clock.get('judicial_review_deadline')}"
+            f"{letterdate(clock.get('judicial_review_deadline'))}"
         )
     # deemed_status
     if details.get("conservative"):
         status = labeller(STATUS_LABELS)(details.get("status"))
         return (
             f"Act now: application {app_id} may be {status} under the earliest reading; "
-            f"judicial review by {clock.get('judicial_review_deadline') or '-'}"
+            f"judicial review by {letterdate(clock.get('judicial_review_deadline'))}"
         )
     status = labeller(STATUS_LABELS)(clock.get("status"))
-    when = f" (applicant's notice of {event['date']})" if event.get("date") else ""
+    when = f" (applicant's notice of {letterdate(event['date'])})" if event.get("date") else ""
     return f"Application {app_id} is {status}{when}"

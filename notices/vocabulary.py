@@ -80,6 +80,15 @@ WINDOW_LABELS = {
     "later_notice": "later incompleteness notice window",
 }
 
+# The same windows in a letter's sentence: "Until May 1, 2026, the City may send ...".
+WINDOW_PHRASES = {
+    "reset_notice": "the notice of incompleteness that restarts a small wireless shot clock",
+    "first_notice": "a notice of incompleteness",
+    "later_notice": (
+        "a further notice of incompleteness, only about items the first notice asked for"
+    ),
+}
+
 # -- conditions of approval ----------------------------------------------------------------
 
 CONDITION_STATUS_LABELS = {

@@ -25,6 +25,7 @@ from notices.vocabulary import (
     milestone_keys,
     milestone_label,
 )
+from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
 
 UNSPECIFIED = "unspecified"
@@ -194,7 +195,11 @@ def environment() -> Environment:
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        env.filters.update(milestone_label=milestone_label, status_label=_status_label)
+        env.filters.update(
+            milestone_label=milestone_label,
+            status_label=_status_label,
+            cite=citation_title,
+        )
         _env = env
     return _env
 

@@ -291,7 +291,7 @@ class ClockState(common.Timeline[ClockEvent]):
             "event": "rebase",
             "effect": record["effect"],
             "days": record.get("moved"),
-            "rule": "shot-clocks.md 8.9 (audited rebase)",
+            "rule": "Administrator's audited rebase to the current rules",
         }
 
     def alerts(self, clock: dict[str, Any]) -> list[Alert]:

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 
-from models.addresses import BadAddress, normalise_address
+from models.addresses import BadAddress, normalise_address, one_address
 from rules.kernel.calendars import CalendarLayers, jurisdiction_layers
 from rules.kernel.holidays import HolidayRegime, parse_layer
 
@@ -41,6 +41,9 @@ class Jurisdiction:
     # Days before the conservative date a planner is reminded, and who plans by default.
     reminder_offsets: tuple[int, ...] = (30, 14, 7, 3, 1)
     planner_email: str = ""
+    # The city's own sending address for its letters ("City of Cotati Planning
+    # <planning@...>"); "" leaves the deployment's CLEARANCE_MAIL_FROM.
+    mail_from: str = ""
     # The deployment's jurisdiction when no setting names one (one file may say so).
     default: bool = False
 
@@ -58,6 +61,17 @@ def _address(path: Path, where: str, value: object) -> str:
         return normalise_address(value, where)
     except BadAddress as err:
         raise ValueError(f"{path}: {err}") from None
+
+
+def _sender(path: Path, value: object) -> str:
+    """The city's from-address, display name allowed; a bad one refuses the file."""
+    if value in (None, ""):
+        return ""
+    try:
+        one_address(str(value), "contacts.mail_from")
+    except BadAddress as err:
+        raise ValueError(f"{path}: {err}") from None
+    return str(value)
 
 
 def _load_jurisdiction(path: Path) -> Jurisdiction:
@@ -92,6 +106,7 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
             sorted({int(d) for d in raw.get("reminder_offsets", (30, 14, 7, 3, 1))}, reverse=True)
         ),
         planner_email=_address(path, "contacts.planner_email", contacts.get("planner_email")),
+        mail_from=_sender(path, contacts.get("mail_from")),
         default=bool(raw.get("default", False)),
     )
 

@@ -13,6 +13,8 @@ from aiosmtpd.controller import Controller
 from activities.mail import NOTICE_KEY_HEADER
 
 MAIL_FROM = "Clearance <clearance@cotati.example>"
+# Letters come from the city's own address (rules/data/jurisdictions/cotati.json).
+CITY_FROM = "City of Cotati Planning <planning@cotati.example>"
 
 
 class Collector:

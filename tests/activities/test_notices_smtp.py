@@ -11,14 +11,16 @@ from sqlalchemy import Engine, func, select
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.mail import AcceptedJournal, SmtpTransport, message_id_for
+from activities.mail import NOTICE_KEY_HEADER, AcceptedJournal, SmtpTransport, message_id_for
 from activities.notices import NoticeActivities
 from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
+from notices.filters import letterdate
 from notices.render import NoticeRenderer
+from rules.kernel.citations import citation_title
 from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request
-from tests.activities.smtp_server import MAIL_FROM, Collector, free_port, start_smtp
+from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, free_port, start_smtp
 
 
 def notice_row(engine: Engine, key: str) -> Notice | None:
@@ -30,29 +32,29 @@ def expected_subject(req: NoticeRequest) -> str:
     clock, details = req.clock, req.details
     return {
         "reminder": (
-            f"Shot clock reminder: APP-1 — 7 days to {clock['conservative_date']} "
-            "(conservative date)"
+            f"Shot clock reminder: APP-1 — 7 days left to act, by "
+            f"{letterdate(clock['conservative_date'])}"
         ),
         "window_closing": (
             "Notice window closing: APP-1 — small wireless reset window (day 10) closes "
-            f"{details.get('window', {}).get('closes')} (3 days left)"
+            f"{letterdate(details.get('window', {}).get('closes'))} (3 days left)"
         ),
         "expiry_escalation": (
-            f"Shot clock expired: APP-1 — ran out on {details.get('expired_on')}; "
+            f"Shot clock expired: APP-1 — ran out on {letterdate(details.get('expired_on'))}; "
             "deemed-approval risk"
         ),
         "incompleteness_notice": (
             "City of Cotati: Notice of incomplete application APP-1 — 201 W Sierra Ave, Cotati, CA"
         ),
         "decision_confirmation": (
-            "Decision on wireless application APP-1: approved with conditions (2026-03-20)"
+            "Decision on wireless application APP-1: approved with conditions (March 20, 2026)"
         ),
         "judicial_review_reminder": (
             "Judicial review deadline: APP-1 deemed approved — 14 days to "
-            f"{clock['judicial_review_deadline']}"
+            f"{letterdate(clock['judicial_review_deadline'])}"
         ),
         "deemed_status": (
-            "Application APP-1 is deemed approved (applicant's notice of 2026-04-25)"
+            "Application APP-1 is deemed approved (applicant's notice of April 25, 2026)"
         ),
     }[req.kind]
 
@@ -93,14 +95,16 @@ def test_each_kind_arrives_once_with_recipients_subject_and_key(
         assert msg["Cc"] == ", ".join(req.cc)
     else:
         assert msg["Cc"] is None
-    assert msg["From"] == MAIL_FROM
+    assert msg["From"] == CITY_FROM
+    assert msg["Reply-To"] == "planner@cotati.example"
     assert msg["Subject"] == expected_subject(req)
     assert msg["Message-ID"] == message_id_for(req.notice_key)
     assert msg["Date"]
     assert msg.get_content_type() == "multipart/alternative"
     text, html = parts(msg)
     assert "APP-1" in text and "APP-1" in html
-    assert req.notice_key in text
+    # The key travels in the message's header; the reader sees plain words.
+    assert req.notice_key not in text and msg[NOTICE_KEY_HEADER] == req.notice_key
 
     row = notice_row(engine, req.notice_key)
     assert row is not None
@@ -127,7 +131,9 @@ def test_html_part_escapes_item_text(engine: Engine, smtp: tuple[int, Collector]
     assert SCRIPT in text
     # Each item with its rule.
     for item in req.details["event"]["items"]:
-        assert item["rule"] in text and item["rule"] in html
+        # Each rule as its title: "CMC 17.44.070(A)" reads "Cotati Municipal Code § 17.44.070(A)".
+        title = citation_title(item["rule"])
+        assert title.startswith("Cotati Municipal Code § ") and title in text and title in html
 
 
 def test_crash_after_delivery_is_not_resent(engine: Engine, smtp: tuple[int, Collector]) -> None:

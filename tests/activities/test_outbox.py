@@ -69,7 +69,7 @@ def test_send_twice_leaves_one_file_and_one_row(engine: Engine, tmp_path: Path) 
     assert msg.get_content_type() == "multipart/alternative"
     assert msg[NOTICE_KEY_HEADER] == req.notice_key
     assert msg["Message-ID"] == message_id_for(req.notice_key)
-    assert msg["Subject"].startswith("Shot clock reminder: APP-1 — 7 days to ")
+    assert msg["Subject"].startswith("Shot clock reminder: APP-1 — 7 days left to act, by ")
     text, html = bodies(msg)
     assert "Ledger" in text and "<table" in html
 

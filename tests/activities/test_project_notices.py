@@ -32,7 +32,7 @@ from tests.activities.project_fixtures import (
     make_project_request,
     recipients,
 )
-from tests.activities.smtp_server import MAIL_FROM, Collector, free_port, start_smtp
+from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, free_port, start_smtp
 from tests.activities.test_notices_smtp import notice_row, parts
 from tests.notices.milestones import use_keys_only_milestones
 from tests.notices.test_project import EXPECTED_SUBJECTS
@@ -76,12 +76,13 @@ def test_each_kind_sent_exactly_once_to_its_recipients(
     assert rcpt_tos == to + cc
     assert msg["To"] == ", ".join(to)
     assert msg["Cc"] == ", ".join(cc)
-    assert msg["From"] == MAIL_FROM
+    assert msg["From"] == CITY_FROM
+    assert msg["Reply-To"] == "pm@cotati.example"  # the project manager answers
     assert msg["Subject"] == EXPECTED_SUBJECTS[kind]
     assert msg["Message-ID"] == message_id_for(req.notice_key)
     assert msg.get_content_type() == "multipart/alternative"
     text, html = parts(msg)
-    assert req.notice_key in text and "Cotati Village" in html
+    assert req.notice_key not in text and "Cotati Village" in html
 
     row = notice_row(engine, req.notice_key)
     assert row is not None

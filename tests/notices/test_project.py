@@ -26,21 +26,22 @@ from tests.notices.milestones import use_keys_only_milestones, use_milestone_fil
 EXPECTED_SUBJECTS = {
     "review_reminder": (
         "Review reminder — Cotati Village: condition #3 awaiting Planning Division review, "
-        "due 2027-01-19"
+        "due January 19, 2027"
     ),
     "review_escalation": (
-        "Overdue review — Cotati Village: condition #3 5 business days past the 2027-01-19 "
-        "review date (Planning Division)"
+        "Overdue review — Cotati Village: condition #3 5 business days past the January 19, "
+        "2027 review date (Planning Division)"
     ),
     "applicant_digest": (
-        "Cotati Village: 4 conditions still owed before Grading permit (target 2027-03-01)"
+        "Cotati Village: 4 conditions still owed before Grading permit (target March 1, 2027)"
     ),
     "window_reminder": (
-        "Cotati Village: condition #109 (BIO-3) due 2027-02-24 — Pre-construction nesting "
+        "Cotati Village: condition #109 (BIO-3) due February 24, 2027 — Pre-construction nesting "
         "bird survey within 7 days before groundbreaking <scr..."
     ),
     "construction_checkin": (
-        "Cotati Village: construction check-in, 2 conditions to verify (2027-03-01 to 2027-03-30)"
+        "Cotati Village: construction check-in, 2 conditions to verify (March 1, 2027 to "
+        "March 30, 2027)"
     ),
     "signoff_confirmation": (
         "Cotati Village: milestone signed off — Grading permit (12 conditions cleared)"
@@ -68,7 +69,8 @@ def test_each_kind_renders_text_and_html(kind: str) -> None:
         assert "Cotati Village" in body
         assert "PA-21-29" in body
         assert "City of Cotati" in body
-        assert req.notice_key in body
+        # Plain words: the notice key is the message's header, not the reader's business.
+        assert req.notice_key not in body and "Notice key" not in body
     assert "conditions of approval tracker" in out.text
     assert out.html.lstrip().startswith("<!DOCTYPE html>")
     assert f"<title>{out.subject.replace('<', '&lt;')}" in out.html

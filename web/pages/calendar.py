@@ -11,6 +11,7 @@ from sqlalchemy import or_, select
 from models.conditions import RESOLVED_STATUSES
 from models.schema import Application, ConditionRow, Project
 from rules.access import CLOCK_STAFF, require
+from rules.kernel.citations import citation_title
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.auth.accounts import CurrentUser
 from web.context import ctx_of, redirect_with_flash, render
@@ -109,7 +110,7 @@ def deadlines(request: Request, user: CurrentUser) -> list[CalendarEvent]:
                         summary=f"Notice window closes: {app.application_id}",
                         description=(
                             f"Last day for the {window_label(window.get('kind'))} "
-                            f"({window.get('rule', '')})."
+                            f"({citation_title(window.get('rule', ''))})."
                         ),
                         url=url,
                         alarms_days_before=WINDOW_REMINDER_DAYS,

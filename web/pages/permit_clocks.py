@@ -14,6 +14,7 @@ from actions.errors import ActionFailed, bad
 from actions.permit_clock_requests import OpenPermitClock, RecordPermitEvent
 from models.schema import PermitClockRow
 from rules.access import require
+from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks import rule_catalog
 from web.context import ctx_of, redirect_with_flash, render
@@ -33,7 +34,7 @@ DONE = ("met", "met_late", "withdrawn")
 
 def rule_choices() -> list[tuple[str, str]]:
     """(rule id, label) for the open form: every rule the core knows."""
-    return [(r["id"], f"{r['title']} ({r['citation']})") for r in rule_catalog()]
+    return [(r["id"], f"{r['title']} ({citation_title(r['citation'])})") for r in rule_catalog()]
 
 
 def _int(value: str, name: str) -> int:

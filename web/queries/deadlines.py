@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, load_only
 
 from models.schema import Application, PermitClockRow, Project
+from rules.kernel.citations import citation_title
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.views.present import days_between
 
@@ -69,7 +70,7 @@ def permit_deadline(row: PermitClockRow, today: date) -> Deadline | None:
         kind="permit_clock",
         subject_id=row.clock_id,
         title=row.title or row.clock_id,
-        what=current.get("citation") or row.citation or row.rule,
+        what=citation_title(current.get("citation") or row.citation) or row.rule,
         conservative_date=due_on,
         due_date=current.get("due_date"),
         status=status,
@@ -195,7 +196,10 @@ def permit_calendar_events(
                 CalendarEvent(
                     uid=f"permit-{row.clock_id}-{rule}@clearance",
                     day=date.fromisoformat(day),
-                    summary=f"{one.get('citation') or rule}: {row.title or row.clock_id}",
+                    summary=(
+                        f"{citation_title(one.get('citation')) or rule}: "
+                        f"{row.title or row.clock_id}"
+                    ),
                     description=(
                         f"Conservative date (earliest reading) for {row.clock_id}; literal "
                         f"date {one.get('due_date') or '-'}. If missed: "

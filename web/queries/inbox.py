@@ -19,6 +19,7 @@ from rules.access import CLOCK_STAFF
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.alerts import local_today
 from rules.kernel.calendars import calendar_for
+from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.queries.readmodel import queued
@@ -136,7 +137,7 @@ def notice_windows(db: Session, today: date) -> list[InboxItem]:
                     why=(
                         f"The window for the {window_label(w.get('kind'))} closes "
                         f"{human_date(closes)} ({_in_words(left)}); after that a notice no "
-                        f"longer affects the clock ({w.get('rule', '')})."
+                        f"longer affects the clock ({citation_title(w.get('rule', ''))})."
                     ),
                     badge="notice window",
                 )

@@ -17,6 +17,7 @@ from notices.vocabulary import (
     milestone_label,
 )
 from rules.conditions.lifecycle import DEPARTMENTS
+from rules.kernel.citations import citation_source, citation_title
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 
 CLOCK_STATUS_LABELS = {
@@ -279,4 +280,6 @@ def filters() -> dict[str, Any]:
         "risk_label": lambda r: RISK_LABELS.get(r, r),
         "time_limit": describe_time_limit,
         "time_limit_ends": time_limit_ends,
+        "cite": citation_title,
+        "cite_source": citation_source,
     }
