@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 PROJECT_ROOT = Path(__file__).resolve().parent
 
@@ -219,6 +220,21 @@ def _from_address(name: str, value: str) -> str:
     return value
 
 
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
+
+
+def _public_url(environment: str, value: str) -> str:
+    """The address put in every letter's portal link. In production one that points at
+    this machine reaches no applicant: refuse to start, in one line."""
+    host = (urlsplit(value).hostname or "").lower()
+    if environment == "production" and (host in _LOCAL_HOSTS or host.endswith(".localhost")):
+        raise ValueError(
+            f"CLEARANCE_PUBLIC_URL is {value!r}: in production it must be the address "
+            "applicants reach (e.g. https://permits.example.gov), not localhost"
+        )
+    return value
+
+
 def load_settings() -> Settings:
     data_dir = Path(_env("CLEARANCE_DATA_DIR", str(PROJECT_ROOT / "var"))).resolve()
     return Settings(
@@ -240,8 +256,9 @@ def load_settings() -> Settings:
         web_host=_env("CLEARANCE_WEB_HOST", "127.0.0.1"),
         web_port=int(_env("CLEARANCE_WEB_PORT", "8000")),
         web_workers=int(_env("CLEARANCE_WEB_WORKERS", "0")),
-        public_url=_env(
-            "CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"
+        public_url=_public_url(
+            _env("CLEARANCE_ENVIRONMENT", "development"),
+            _env("CLEARANCE_PUBLIC_URL", f"http://localhost:{_env('CLEARANCE_WEB_PORT', '8000')}"),
         ),
         public_url_configured=bool(os.environ.get("CLEARANCE_PUBLIC_URL")),
         environment=_env("CLEARANCE_ENVIRONMENT", "development"),

@@ -30,6 +30,7 @@ from activities.mail import SmtpTransport, Transport, transport_from_settings
 from activities.notices import NoticeActivities
 from activities.operator_alerts import OperatorAlerts
 from activities.permit_clock_records import PermitClockRecords
+from activities.portal_links import PortalLinks
 from activities.project_records import ProjectRecords
 from activities.shot_clock_records import ShotClockRecords
 from models.database import make_engine, sqlite_files, write_probe
@@ -38,6 +39,7 @@ from operations import payload_visits
 from operations.data_folder import keep_private
 from operations.payload_codec import EncryptionCodec
 from operations.payload_converter import ClearancePayloadConverter
+from operations.signing import secret_key
 from operations.structured_logs import configure_logging
 from operations.temporal_tls import tls_config
 from operations.worker_health import WorkerHealth
@@ -185,6 +187,9 @@ def build_worker(
             operator_email=settings.operator_email,
             mail_from=settings.mail_from,
             after_attempts=settings.mail_alert_after_attempts,
+        ),
+        portal_links=PortalLinks(
+            engine, settings.public_url, secret_key(settings), settings.applicant_link_days
         ),
     )
     return Worker(

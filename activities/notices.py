@@ -5,10 +5,11 @@ delivery path and one notices table."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, bindparam, insert, select, update
 from temporalio import activity
@@ -16,6 +17,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.mail import Transport, build_message, message_id_for
 from activities.operator_alerts import OperatorAlerts
+from activities.portal_links import PortalLinks, PortalScope
 from models.addresses import BadAddress
 from models.conditions import ProjectNoticeRequest
 from models.permit_clock import PermitNoticeRequest
@@ -31,6 +33,7 @@ PENDING = "pending"
 FAILED = "failed"
 
 AnyNoticeRequest = NoticeRequest | ProjectNoticeRequest | PermitNoticeRequest
+_R = TypeVar("_R", NoticeRequest, ProjectNoticeRequest, PermitNoticeRequest)
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +98,7 @@ class NoticeActivities:
         *,
         mail_from: str | None = None,
         operator_alerts: OperatorAlerts | None = None,
+        portal_links: PortalLinks | None = None,
     ) -> None:
         self._engine = engine
         self._renderer = renderer
@@ -105,9 +109,24 @@ class NoticeActivities:
         # Raises an operator alert once a notice's delivery has kept failing (None: off).
         self._operator_alerts = operator_alerts
         self._permit_renderer: PermitNoticeRenderer | None = None
+        # Every letter to an applicant carries a signed link to the portal (None: off).
+        self._portal_links = portal_links
+
+    def _with_portal(self, req: _R, where: PortalScope | None) -> _R:
+        """The request with `details["portal_url"]` when the letter goes to the applicant."""
+        if self._portal_links is None or where is None or not where.email:
+            return req
+        if where.email not in (*req.to, *req.cc):
+            return req
+        url = self._portal_links.url_for(where, req.notice_key)
+        return dataclasses.replace(req, details={**req.details, "portal_url": url})
 
     @activity.defn
     def send_notice(self, req: NoticeRequest) -> NoticeReceipt:
+        app = req.application
+        req = self._with_portal(
+            req, PortalScope("application", app.application_id, app.contacts.applicant_email)
+        )
         return self._send_once(
             req,
             key=req.notice_key,
@@ -122,6 +141,10 @@ class NoticeActivities:
     def send_project_notice(self, req: ProjectNoticeRequest) -> NoticeReceipt:
         # The notices table keys a notice by its subject in `application_id`: for a
         # project notice that is the project id (the kind tells the two apart).
+        project = req.project
+        req = self._with_portal(
+            req, PortalScope("project", project.project_id, project.applicant_email)
+        )
         return self._send_once(
             req,
             key=req.notice_key,
@@ -138,6 +161,13 @@ class NoticeActivities:
         if self._permit_renderer is None:
             self._permit_renderer = PermitNoticeRenderer()
         renderer = self._permit_renderer
+        info = req.info
+        # A permit clock of a project opens the project's portal; a clock on its own has
+        # no portal page, and its letters name the staff contact instead.
+        if info.project_id:
+            req = self._with_portal(
+                req, PortalScope("project", info.project_id, info.contacts.applicant_email)
+            )
         return self._send_once(
             req,
             key=req.notice_key,

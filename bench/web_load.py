@@ -123,8 +123,9 @@ def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
 
 def portal_links(url: str, base_url: str, project_ids: list[str], count: int) -> list[str]:
     """Applicant links for some projects, made as staff make them (a signed token)."""
+    from operations.signing import secret_key
     from settings import load_settings
-    from web.auth.security import Signer, secret_key
+    from web.auth.security import Signer
 
     accounts = Accounts(make_engine(url))
     settings = load_settings()

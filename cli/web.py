@@ -37,8 +37,8 @@ def web(
 
     from models.database import sqlite_files
     from operations.data_folder import keep_private
+    from operations.signing import secret_key
     from web.app import create_app, warm_up
-    from web.auth.security import secret_key
 
     settings = load_settings()
     # Evidence uploads, import jobs and the secret key: 0600 in a 0700 data folder.

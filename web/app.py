@@ -25,12 +25,13 @@ from actions.errors import ActionFailed, OutcomeUnknown
 from actions.layer import Actions
 from actions.temporal import Gateway
 from models.database import make_engine, session_factory
+from operations.signing import secret_key
 from rules.access import NotPermitted
 from settings import Settings, load_settings
 from web.auth.accounts import Accounts
 from web.auth.login_throttle import LoginThrottle
 from web.auth.oidc import OidcConfig, OidcLogin
-from web.auth.security import Signer, secret_key
+from web.auth.security import Signer
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
 from web.deps import CsrfRefused, LoginRequired, ScopeRefused, optional_session
 from web.middleware.body_limit import BodyLimit

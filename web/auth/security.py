@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
-from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature
 
-from settings import Settings
+from operations.signing import link_serializer
 
 _hasher = PasswordHasher()
 # Verified against when the e-mail is unknown, so a wrong address takes as long as a
@@ -42,27 +40,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def secret_key(settings: Settings) -> str:
-    """CLEARANCE_SECRET_KEY, or a key generated once and kept in the data folder."""
-    if settings.secret_key:
-        return settings.secret_key
-    path = Path(settings.data_dir) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(48)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(key)
-    return key
-
-
 class Signer:
     """Signs applicant-link ids and per-link form tokens with the app's key."""
 
     def __init__(self, key: str) -> None:
         self._key = key.encode("utf-8")
-        self._links = URLSafeSerializer(key, salt="applicant-link")
+        self._links = link_serializer(key)
 
     def link_token(self, link_id: str) -> str:
         return str(self._links.dumps(link_id))
