@@ -159,7 +159,9 @@ def test_application_link_shows_outstanding_items(browser: Browser, stack: Stack
     assert 'class="flash ok"' in created.text
     url = created.text.split("Applicant link created")[1].split(": ", 1)[1].split("<")[0].strip()
     portal = browser.as_(None).get(url.removeprefix("http://testserver"))
-    assert "Photo simulations" in portal.text and "CMC 17.44.070(C)" in portal.text
+    assert (
+        "Photo simulations" in portal.text and "Cotati Municipal Code § 17.44.070(C)" in portal.text
+    )
     uploaded = browser.as_(None).post(
         url.removeprefix("http://testserver") + "/files",
         data={"csrf_token": csrf_of(portal.text), "item": "B"},
