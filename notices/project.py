@@ -23,6 +23,7 @@ PROJECT_NOTICE_KINDS = (
     "window_reminder",
     "construction_checkin",
     "signoff_confirmation",
+    "condition_returned",
 )
 
 
@@ -93,6 +94,9 @@ def context(req: ProjectNoticeRequest) -> dict[str, Any]:
             description=oneline(details.get("description")),
             citation=oneline(details.get("citation")),
         )
+    elif kind == "condition_returned":
+        need("conditions")
+        ctx.update(conditions=[_condition(c, project, kind) for c in details["conditions"]])
     elif kind == "construction_checkin":
         need("conditions", "period_start", "period_end")
         conditions = [_condition(c, project, kind) for c in details["conditions"]]
@@ -145,6 +149,8 @@ def subject(req: ProjectNoticeRequest, ctx: dict[str, Any]) -> str:
             f"{name}: construction check-in, {plural(n, 'condition')} to verify "
             f"({letterdate(ctx['period_start'])} to {letterdate(ctx['period_end'])})"
         )
+    if kind == "condition_returned":
+        return f"{name}: {_conditions_phrase(ctx['conditions'])} returned with comments"
     n = ctx["conditions_cleared"]
     return (
         f"{name}: milestone signed off — {ctx['milestone_label']} "

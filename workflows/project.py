@@ -66,6 +66,8 @@ NOTICE_TIMEOUT = timedelta(seconds=60)
 RETRY = RetryPolicy(initial_interval=timedelta(seconds=1), maximum_interval=timedelta(minutes=5))
 # Audit events kept in workflow state across continue-as-new; older ones live in the DB.
 AUDIT_KEPT_IN_STATE = 500
+# Patch id: a condition returned with comments e-mails the applicant at once.
+RETURNED_LETTER = "returned-with-comments-letter"
 
 
 @workflow.defn
@@ -353,13 +355,27 @@ class ProjectWorkflow:
         c.status = input.decision
         if input.comment.strip():
             c.comments.append(Comment(input.actor.email, self._now().isoformat(), input.comment))
-        self._log(
+        event = self._log(
             input.actor,
             f"review_{input.decision}",
             c.spec.number,
             reason=input.comment,
             details={"from": previous, "to": input.decision},
         )
+        if (
+            input.decision == RETURNED
+            and self._info.applicant_email
+            and workflow.patched(RETURNED_LETTER)
+        ):
+            # The applicant hears at once, not at the next digest; the key names the
+            # review, so a second return of the same condition is a second letter.
+            await self._notify(
+                f"returned:{c.spec.number}:{event.audit_id}",
+                "condition_returned",
+                [self._info.applicant_email],
+                [self._info.project_manager_email],
+                {"conditions": [condition_summary(c)]},
+            )
         if input.decision == CLEARED:
             self._resolve_related(c, CLEARED, input.actor, f"cleared with #{c.spec.number}")
         return self._changed(c)

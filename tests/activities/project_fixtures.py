@@ -24,6 +24,7 @@ PROJECT_NOTICE_KINDS = (
     "window_reminder",
     "construction_checkin",
     "signoff_confirmation",
+    "condition_returned",
 )
 
 
@@ -142,6 +143,7 @@ def recipients(kind: str) -> tuple[list[str], list[str]]:
         "window_reminder": ([APPLICANT], [PM]),
         "construction_checkin": ([PM], [ENVIRONMENTAL_REVIEWER]),
         "signoff_confirmation": ([PM, ENGINEERING_REVIEWER], [APPLICANT]),
+        "condition_returned": ([APPLICANT], [PM]),
     }[kind]
 
 
@@ -193,6 +195,9 @@ def make_project_request(kind: str, project_id: str = "PA-21-29") -> ProjectNoti
             "conditions_cleared": 12,
         }
         key = "signoff:grading_permit"
+    elif kind == "condition_returned":
+        details = {"conditions": [TITLE_REPORT]}
+        key = "returned:7:000012"
     else:
         raise ValueError(kind)
     to, cc = recipients(kind)

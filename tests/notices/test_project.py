@@ -46,6 +46,7 @@ EXPECTED_SUBJECTS = {
     "signoff_confirmation": (
         "Cotati Village: milestone signed off — Grading permit (12 conditions cleared)"
     ),
+    "condition_returned": "Cotati Village: condition #7 returned with comments",
 }
 
 

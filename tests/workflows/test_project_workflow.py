@@ -299,6 +299,13 @@ async def test_only_the_responsible_department_reviews_and_reasons_are_required(
         ReviewInput("3", PLANNING_REVIEWER, "returned", "receipt unsigned"),
     )
     assert returned.condition["status"] == "returned"
+    # The applicant hears at once (not at the next digest), with the reviewer's words.
+    [letter] = [
+        m for m in outbox_messages(harness.outbox) if ":returned:3:" in m["X-Clearance-Notice-Key"]
+    ]
+    assert letter["To"] == start.info.applicant_email
+    assert "returned with comments" in letter["Subject"]
+    assert "receipt unsigned" in letter.as_string()
     assert "needs a reason" in await refused(
         handle,
         ProjectWorkflow.resolve_condition,
