@@ -162,12 +162,12 @@ class NoticeActivities:
             self._permit_renderer = PermitNoticeRenderer()
         renderer = self._permit_renderer
         info = req.info
-        # A permit clock of a project opens the project's portal; a clock on its own has
-        # no portal page, and its letters name the staff contact instead.
-        if info.project_id:
-            req = self._with_portal(
-                req, PortalScope("project", info.project_id, info.contacts.applicant_email)
-            )
+        # A permit clock of a project opens the project's portal; a clock on its own
+        # opens the permit's page (its dates and how to ask for more time).
+        scope, scope_id = ("project", info.project_id) if info.project_id else ("permit", "")
+        req = self._with_portal(
+            req, PortalScope(scope, scope_id or info.clock_id, info.contacts.applicant_email)
+        )
         return self._send_once(
             req,
             key=req.notice_key,

@@ -28,7 +28,7 @@ CREATED_BY = "clearance (letter to the applicant)"
 class PortalScope:
     """What the applicant's link opens: a project's or an application's portal page."""
 
-    scope: str  # project | application
+    scope: str  # project | application | permit
     scope_id: str
     email: str
 

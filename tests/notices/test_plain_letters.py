@@ -98,3 +98,17 @@ def test_the_incompleteness_notice_says_how_many_days_remain_and_what_the_city_m
             "about items the first notice asked for (47 CFR 1.6003(d)(3))."
         ) in body
         assert "first_notice" not in body and "used" not in body
+
+
+def test_every_letter_template_shows_the_portal_link_when_there_is_one() -> None:
+    url = "https://permits.cotati.example/a/signed-token"
+    for kind in PROJECT_NOTICE_KINDS:
+        req = make_project_request(kind)
+        req.details = {**req.details, "portal_url": url}
+        letter = NoticeRenderer().render_project(req)
+        assert url in letter.text and f'href="{url}"' in letter.html, kind
+    for kind in shot_clock_letters():
+        req = make_request(kind)
+        req.details = {**req.details, "portal_url": url}
+        letter = NoticeRenderer().render(req)
+        assert url in letter.text and f'href="{url}"' in letter.html, kind

@@ -4,7 +4,7 @@ they owe on that one project or application, and uploads evidence for it."""
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
 from actions.errors import ActionFailed
-from models.schema import ApplicantLink
+from models.schema import ApplicantLink, PermitClockRow
 from models.shot_clock import ApplicantUploadInput
 from rules.access import Principal, require
 from web.auth.accounts import AccountError, aware
@@ -27,6 +27,8 @@ log = logging.getLogger("clearance.web")
 
 
 def _back(scope: str, scope_id: str) -> str:
+    if scope == "permit":
+        return f"/permits/{scope_id}"
     return f"/projects/{scope_id}" if scope == "project" else f"/applications/{scope_id}"
 
 
@@ -98,6 +100,27 @@ def _applicant(link: ApplicantLink, fallback: str) -> Principal:
 def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[str, Any]:
     ctx = ctx_of(request)
     with ctx.sessions() as db:
+        if link.scope == "permit":
+            # A permit's own expiry reminder links here: its dates and how to ask for time.
+            row = db.get(PermitClockRow, link.scope_id)
+            if row is None:
+                raise HTTPException(404, "The permit is no longer available.")
+            return {
+                "link": link,
+                "token": token,
+                "project": None,
+                "application": None,
+                "permit": row,
+                "permit_clock": row.clock or {},
+                "permit_days_left": (
+                    (date.fromisoformat(row.conservative_date) - ctx.today(row.jurisdiction)).days
+                    if row.conservative_date
+                    else None
+                ),
+                "files": [],
+                "portal_csrf": "",
+                "jurisdiction_key": row.jurisdiction,
+            }
         if link.scope == "project":
             project = readmodel.project(db, link.scope_id)
             if project is None:
@@ -110,6 +133,7 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
                 "token": token,
                 "project": project,
                 "application": None,
+                "permit": None,
                 "owed": owed,
                 "steps": applicant_steps(project, owed),
                 "awaiting": [r for r in rows if r.status in ("submitted", "in_review")],
@@ -128,6 +152,7 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
         "token": token,
         "project": None,
         "application": app,
+        "permit": None,
         "outstanding": readmodel.outstanding_items(app, events),
         "files": [f for f in files if f.link_id == link.link_id],
         "portal_csrf": ctx.signer.form_token("portal", link.link_id),
