@@ -78,9 +78,15 @@ def plan_open(
         raise bad("clock_id: use 1-80 letters, digits, '.', '_' or '-' (e.g. BP-2026-0142)")
     if not input.events:
         raise bad("events: give at least the event that starts the clock")
+    # A permit's expiry reminders follow the city's reminder ladder (jurisdiction data);
+    # every other clock, and a ladder that sets none, the city's reminder offsets.
+    rule = PERMIT_RULES.get(input.rule)
+    ladder = city.reminder_ladder.permit_expiry_days_before
     offsets = (
         list(input.reminder_offsets)
         if input.reminder_offsets is not None
+        else list(ladder)
+        if ladder is not None and rule is not None and rule.family == "expiry"
         else list(city.reminder_offsets)
     )
     if any(isinstance(n, bool) or not isinstance(n, int) or n <= 0 for n in offsets):

@@ -16,6 +16,7 @@ from actions.fields import check_address, check_addresses, check_date, required,
 from models.conditions import (
     Actor,
     ConditionSpec,
+    DigestPauseInput,
     DigestRequestInput,
     ParsedResolution,
     PlannedDatesInput,
@@ -104,6 +105,20 @@ class SendDigest(ProjectRequest):
         return DigestRequestInput(actor, text_of(self.milestone) or None)
 
 
+@dataclass(frozen=True, kw_only=True)
+class PauseDigests(ProjectRequest):
+    """Pause or resume the applicant's weekly and target-date digests. Legal notices
+    and due-date reminders are not digests: nothing pauses them."""
+
+    permission: ClassVar[str] = "project.digest_pause"
+    update: ClassVar[str] = "pause_digests"
+    paused: bool = True
+    reason: str = ""
+
+    def payload(self, actor: Actor) -> Any:
+        return DigestPauseInput(actor, self.paused, self.reason)
+
+
 def project_request(action: str, project_id: str, fields: dict[str, Any]) -> ProjectRequest:
     """The request for a project.* action from a form's or body's fields."""
     if action == "project.sign_off":
@@ -116,6 +131,16 @@ def project_request(action: str, project_id: str, fields: dict[str, Any]) -> Pro
         )
     if action == "project.digest":
         return SendDigest(project_id=project_id, milestone=text_of(fields.get("milestone")) or None)
+    if action == "project.digest_pause":
+        raw = fields.get("paused")
+        paused = str(raw).lower() if isinstance(raw, bool) else text_of(raw).lower()
+        if paused not in ("true", "false", "1", "0", "yes", "no"):
+            raise bad("paused: say true (pause the digests) or false (resume them)")
+        return PauseDigests(
+            project_id=project_id,
+            paused=paused in ("true", "1", "yes"),
+            reason=text_of(fields.get("reason")),
+        )
     raise ActionFailed(f"there is no action {action!r}", 404)
 
 

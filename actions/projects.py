@@ -15,6 +15,7 @@ from actions.cities import Cities
 from actions.errors import ActionFailed, bad
 from actions.project_requests import (
     ImportProject,
+    PauseDigests,
     PlanDates,
     ProjectRequest,
     SendDigest,
@@ -116,7 +117,14 @@ class ProjectActions:
             # The next page ranks milestones by these targets: let the read model have them.
             targets = request.milestone_targets
             await wait_for(lambda: self._targets_are(request.project_id, targets))
+        elif isinstance(request, PauseDigests):
+            await wait_for(lambda: self._digests_paused_is(request.project_id, request.paused))
         return result
+
+    def _digests_paused_is(self, project_id: str, paused: bool) -> bool:
+        with self.sessions() as session:
+            row = session.get(Project, project_id)
+            return row is not None and bool(row.digests_paused) == paused
 
     def _targets_are(self, project_id: str, targets: dict[str, str]) -> bool:
         with self.sessions() as session:

@@ -40,6 +40,7 @@ class ProjectRecords:
             "next_milestone": rec.next_milestone,
             "next_milestone_blockers": rec.next_milestone_blockers,
             "open_conditions": rec.open_conditions,
+            "digests_paused": rec.digests_paused,
             "planned": rec.planned,
             "signoffs": [asdict(s) for s in rec.signoffs],
             "departments": [asdict(d) for d in info.departments],

@@ -167,6 +167,13 @@ class ProjectInfo:
     milestones: list[str] = field(default_factory=list)
     # The resolution's adoption date: the anchor `approval` of the conditions' time limits.
     approved_on: str | None = None
+    # The city's reminder ladder, frozen at import (rules.kernel.jurisdictions
+    # ReminderLadder): the weekly digest's weekday (None: none), the digests before a
+    # milestone's target date, and the reminders before a condition's due date (None:
+    # each window rule's own).
+    digest_weekday: int | None = 0
+    target_digest_offsets: list[int] = field(default_factory=lambda: [14, 7])
+    condition_due_offsets: list[int] | None = None
 
 
 @dataclass
@@ -193,6 +200,8 @@ class ProjectInput:
     # A project brought in from a caseload file: each status and sign-off it already had,
     # logged as audit events when the workflow starts (docs/onboarding.md).
     history: list[AuditEvent] = field(default_factory=list)
+    # Staff paused the applicant's weekly and target-date digests (never a legal notice).
+    digests_paused: bool = False
 
 
 # -- update inputs: one dataclass per action ------------------------------------------------
@@ -293,6 +302,7 @@ class ProjectRecord:
     next_milestone: str | None = None
     next_milestone_blockers: int = 0
     open_conditions: int = 0
+    digests_paused: bool = False
 
 
 @dataclass
@@ -309,6 +319,15 @@ class ProjectNoticeRequest:
     to: list[str]
     cc: list[str]
     details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DigestPauseInput:
+    """Pause (or resume) the applicant's scheduled digests, with the reason."""
+
+    actor: Actor
+    paused: bool
+    reason: str = ""
 
 
 @dataclass

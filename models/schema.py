@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -134,6 +135,8 @@ class Project(Base):
     next_milestone: Mapped[str | None] = mapped_column(String(60))
     next_milestone_blockers: Mapped[int] = mapped_column(Integer, default=0)
     open_conditions: Mapped[int] = mapped_column(Integer, default=0)
+    # Staff paused the applicant's scheduled digests (legal notices are never paused).
+    digests_paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Each milestone's progress (rules/conditions/progress.py), and for the inboxes: the
     # most urgent milestone's target date and how many milestones await a sign-off.
     milestones: Mapped[list[Any]] = mapped_column(JSON, default=list)

@@ -57,6 +57,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
+    # Pausing the applicant's scheduled digests (legal notices cannot be paused).
+    "project.digest_pause": ("project_manager", "planning_manager", "admin"),
     # Importing a resolution into a new or an existing project (corrections audited).
     "project.import": ("project_manager", "planning_manager", "admin"),
     # Applicant links, and the administrator's pages.
@@ -139,6 +141,7 @@ _DESCRIPTIONS = {
     "project.plan": "set a project's planned dates",
     "project.sign_off": "sign off a milestone",
     "project.digest": "send the applicant's digest",
+    "project.digest_pause": "pause or resume the applicant's digests",
     "link.create": "create an applicant link",
     "link.revoke": "revoke an applicant link",
     "admin.calendar": "change the jurisdiction calendar",

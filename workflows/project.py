@@ -35,6 +35,7 @@ with workflow.unsafe.imports_passed_through():
         Comment,
         ConditionState,
         CorrectionInput,
+        DigestPauseInput,
         DigestRequestInput,
         Evidence,
         ImportConditionsInput,
@@ -87,6 +88,7 @@ class ProjectWorkflow:
         self._sent: set[str] = set(input.sent_alert_keys)
         self._skipped: set[str] = set(input.skipped_alert_keys)
         self._seq = input.sequence
+        self._digests_paused = input.digests_paused
         self._dirty = True
         self._lock = asyncio.Lock()
         if self._seq == 0:
@@ -201,7 +203,12 @@ class ProjectWorkflow:
 
     def _alerts(self) -> list[Alert]:
         return plan_project_alerts(
-            self._info, self._conditions, self._planned, self._signoffs, self._now()
+            self._info,
+            self._conditions,
+            self._planned,
+            self._signoffs,
+            self._now(),
+            digests_paused=self._digests_paused,
         )
 
     def _carry_over(self) -> ProjectInput:
@@ -214,6 +221,7 @@ class ProjectWorkflow:
             sent_alert_keys=sorted(self._sent),
             skipped_alert_keys=sorted(self._skipped),
             sequence=self._seq,
+            digests_paused=self._digests_paused,
         )
 
     async def _sync(self) -> None:
@@ -239,6 +247,7 @@ class ProjectWorkflow:
                         next_milestone_blockers=len(lifecycle.blockers(self._conditions, upcoming))
                         if upcoming
                         else 0,
+                        digests_paused=self._digests_paused,
                         open_conditions=sum(
                             1
                             for c in self._conditions
@@ -635,6 +644,28 @@ class ProjectWorkflow:
             raise ValueError(f"{input.milestone!r} is not a milestone of this project")
         if not self._info.applicant_email:
             raise ValueError("the project has no applicant e-mail address")
+
+    @workflow.update
+    async def pause_digests(self, input: DigestPauseInput) -> ActionResult:
+        self._digests_paused = input.paused
+        self._log(
+            input.actor,
+            "digests_paused" if input.paused else "digests_resumed",
+            None,
+            reason=input.reason,
+        )
+        self._dirty = True
+        state = "paused" if input.paused else "resumed"
+        return ActionResult(True, f"the applicant's digests are {state}", None)
+
+    @pause_digests.validator
+    def _validate_pause_digests(self, input: DigestPauseInput) -> None:
+        if input.actor.role not in ("project_manager", "planning_manager", "admin"):
+            raise ValueError(f"a {input.actor.role} cannot pause the applicant's digests")
+        if input.paused == self._digests_paused:
+            raise ValueError("the digests are already " + ("paused" if input.paused else "running"))
+        if input.paused and not input.reason.strip():
+            raise ValueError("say why the digests are paused (the applicant's PM reads it)")
 
     # -- queries ----------------------------------------------------------------------------
 

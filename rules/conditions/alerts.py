@@ -26,8 +26,6 @@ from rules.conditions.window_schedule import schedule
 from rules.kernel.alerts import SEND_AT, Alert, local_instant, local_today
 from rules.kernel.calendars import calendar_for
 
-DIGEST_WEEKDAY = 0  # Monday
-TARGET_DIGEST_OFFSETS = (14, 7)
 CHECKIN_EVERY_DAYS = 30
 
 
@@ -70,7 +68,11 @@ def plan_project_alerts(
     planned: dict[str, Any],
     signoffs: Sequence[MilestoneSignoff],
     now: datetime,
+    digests_paused: bool = False,
 ) -> list[Alert]:
+    """Every alert the project needs now. `digests_paused` (staff paused the applicant's
+    digests) drops the weekly and target-date digests only: review deadlines, due-date
+    reminders and every legal notice still go out."""
     tz = info.time_zone
     cal = calendar_for(info.state, [date.fromisoformat(d) for d in info.local_holidays])
     today = local_today(now, tz)
@@ -111,10 +113,12 @@ def plan_project_alerts(
     owed = owed_by_applicant(conditions)
     upcoming = next_milestone(info.milestones, signed, conditions)
     targets: dict[str, str] = dict(planned.get("milestone_targets") or {})
-    if owed:
+    weekday = info.digest_weekday
+    if owed and weekday is not None and not digests_paused:
         # This week's digest day while it is due (the alert must still be in the plan at
-        # the instant it fires), otherwise next week's.
-        monday = today - timedelta(days=(today.weekday() - DIGEST_WEEKDAY) % 7)
+        # the instant it fires), otherwise next week's. The key keeps its historical
+        # name ("monday") for whichever weekday the city chose.
+        monday = today - timedelta(days=(today.weekday() - weekday) % 7)
         if now > local_instant(monday, SEND_AT, tz) + timedelta(days=1):
             monday += timedelta(days=7)
         milestone = upcoming or next((g for c in owed for g in c.spec.gates), None)
@@ -127,12 +131,12 @@ def plan_project_alerts(
             )
         )
     for milestone, target in sorted(targets.items()):
-        if milestone in signed or milestone in MONITORED_GATES:
+        if milestone in signed or milestone in MONITORED_GATES or digests_paused:
             continue
         owed_here = [c for c in owed if milestone in c.spec.gates]
         if not owed_here:
             continue
-        for offset in TARGET_DIGEST_OFFSETS:
+        for offset in info.target_digest_offsets:
             day = date.fromisoformat(target) - timedelta(days=offset)
             alerts.append(
                 Alert(
@@ -159,7 +163,12 @@ def plan_project_alerts(
     for item in items:
         if item.condition_number in resolved:
             continue
-        for day in item.remind_on:
+        remind_on = item.remind_on
+        if info.condition_due_offsets is not None:
+            remind_on = tuple(
+                sorted({item.due - timedelta(days=n) for n in info.condition_due_offsets})
+            )
+        for day in remind_on:
             alerts.append(
                 Alert(
                     f"window:{item.condition_number}:{item.rule_key}:{item.due}:{day}",

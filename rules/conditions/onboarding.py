@@ -158,6 +158,13 @@ def new_project(
         local_holidays=list(city.local_closures),
         milestones=milestone_keys(),
         approved_on=approved_on,
+        digest_weekday=city.reminder_ladder.weekly_digest_weekday,
+        target_digest_offsets=list(city.reminder_ladder.target_digest_days_before),
+        condition_due_offsets=(
+            None
+            if city.reminder_ladder.condition_due_days_before is None
+            else list(city.reminder_ladder.condition_due_days_before)
+        ),
     )
     return ProjectInput(
         info=info,

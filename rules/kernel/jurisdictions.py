@@ -22,6 +22,24 @@ FEDERAL_PACK = "federal"
 _PACK_KEYS = frozenset(path.stem for path in (DATA_DIR / "packs").glob("*.json"))
 
 
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+@dataclass(frozen=True)
+class ReminderLadder:
+    """Which reminders reach an applicant, and when: the city's choice, as data
+    (`reminder_ladder` in the jurisdiction file). Every rung carries the portal link."""
+
+    # The weekly digest of what is owed: its weekday (0 = Monday), None for none.
+    weekly_digest_weekday: int | None = 0
+    # Digests this many days before each milestone's target date.
+    target_digest_days_before: tuple[int, ...] = (14, 7)
+    # Reminders before a condition's own due date; None: each window rule's own.
+    condition_due_days_before: tuple[int, ...] | None = None
+    # Reminders before a permit's expiry; None: the jurisdiction's reminder_offsets.
+    permit_expiry_days_before: tuple[int, ...] | None = None
+
+
 @dataclass(frozen=True)
 class Jurisdiction:
     key: str
@@ -44,6 +62,7 @@ class Jurisdiction:
     # The city's own sending address for its letters ("City of Cotati Planning
     # <planning@...>"); "" leaves the deployment's CLEARANCE_MAIL_FROM.
     mail_from: str = ""
+    reminder_ladder: ReminderLadder = field(default_factory=ReminderLadder)
     # The deployment's jurisdiction when no setting names one (one file may say so).
     default: bool = False
 
@@ -72,6 +91,46 @@ def _sender(path: Path, value: object) -> str:
     except BadAddress as err:
         raise ValueError(f"{path}: {err}") from None
     return str(value)
+
+
+def _days(path: Path, field_name: str, value: object) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 0 < d <= 3650 for d in value
+    ):
+        raise ValueError(
+            f"{path}: reminder_ladder.{field_name} must be a list of whole days from 1 to "
+            f"3650, got {value!r}"
+        )
+    return tuple(sorted(set(value), reverse=True))
+
+
+def _ladder(path: Path, raw: object) -> ReminderLadder:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: reminder_ladder must be an object")
+    known = {
+        "weekly_digest",
+        "target_digest_days_before",
+        "condition_due_days_before",
+        "permit_expiry_days_before",
+    }
+    if unknown := sorted(set(raw) - known):
+        raise ValueError(f"{path}: reminder_ladder has an unknown field {unknown[0]!r}")
+    weekly = raw.get("weekly_digest", "monday")
+    if weekly is not None and weekly not in WEEKDAYS:
+        raise ValueError(
+            f"{path}: reminder_ladder.weekly_digest must be a weekday name or null, got {weekly!r}"
+        )
+    optional = {
+        name: (_days(path, name, raw[name]) if raw.get(name) is not None else None)
+        for name in ("condition_due_days_before", "permit_expiry_days_before")
+    }
+    return ReminderLadder(
+        weekly_digest_weekday=None if weekly is None else WEEKDAYS.index(weekly),
+        target_digest_days_before=_days(
+            path, "target_digest_days_before", raw.get("target_digest_days_before", [14, 7])
+        ),
+        **optional,
+    )
 
 
 def _load_jurisdiction(path: Path) -> Jurisdiction:
@@ -107,6 +166,7 @@ def _load_jurisdiction(path: Path) -> Jurisdiction:
         ),
         planner_email=_address(path, "contacts.planner_email", contacts.get("planner_email")),
         mail_from=_sender(path, contacts.get("mail_from")),
+        reminder_ladder=_ladder(path, raw.get("reminder_ladder") or {}),
         default=bool(raw.get("default", False)),
     )
 

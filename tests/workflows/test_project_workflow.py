@@ -23,6 +23,7 @@ from models.conditions import (
     ConditionState,
     CorrectionInput,
     DepartmentContact,
+    DigestPauseInput,
     PlannedDatesInput,
     ProjectInfo,
     ProjectInput,
@@ -486,3 +487,38 @@ async def test_continue_as_new_keeps_conditions_audit_and_sent_notices(
         sent = h.sent(start.info.project_id)
         assert len(sent) == len(set(sent))
         assert now  # the clock moved forward from here
+
+
+async def test_staff_pause_the_digests_but_not_the_legal_notices(harness: Harness) -> None:
+    start = project()
+    pid = start.info.project_id
+    handle = await harness.start(start)
+    assert "say why" in await refused(
+        handle, ProjectWorkflow.pause_digests, DigestPauseInput(PM, True)
+    )
+    assert "cannot pause" in await refused(
+        handle,
+        ProjectWorkflow.pause_digests,
+        DigestPauseInput(APPLICANT, True, "no"),
+    )
+    await handle.execute_update(
+        ProjectWorkflow.pause_digests,
+        DigestPauseInput(PM, True, "applicant on holiday"),
+    )
+    await handle.execute_update(
+        ProjectWorkflow.submit_evidence, SubmitEvidenceInput("1", APPLICANT, "drainage report")
+    )
+    now = await harness.env.get_current_time(handle)
+    # Three weeks: no weekly digest, but the review deadline still reaches the reviewer.
+    await harness.forward_to(handle, now + timedelta(days=21))
+    await wait_for(
+        lambda: any(k.startswith("review-reminder:1:") for k in harness.sent(pid)),
+        "the review reminder",
+    )
+    assert not [k for k in harness.sent(pid) if k.startswith("digest:")]
+    await handle.execute_update(ProjectWorkflow.pause_digests, DigestPauseInput(PM, False))
+    await harness.forward_to(handle, now + timedelta(days=29))
+    await wait_for(
+        lambda: any(k.startswith("digest:weekly:") for k in harness.sent(pid)),
+        "the weekly digest once resumed",
+    )

@@ -373,6 +373,13 @@ async def digest(request: Request, project_id: str) -> Response:
     return await _project_action(request, session, project_id, "project.digest", form)
 
 
+@router.post("/projects/{project_id}/digest-pause")
+async def digest_pause(request: Request, project_id: str) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    return await _project_action(request, session, project_id, "project.digest_pause", form)
+
+
 async def _project_action(
     request: Request, session: Any, project_id: str, action: str, fields: dict[str, Any]
 ) -> Response:

@@ -53,6 +53,11 @@ class DigestBody(BaseModel):
     milestone: str | None = None
 
 
+class DigestPauseBody(BaseModel):
+    paused: bool
+    reason: str = ""
+
+
 @router.get("/projects", responses=ERRORS)
 def list_projects(
     request: Request, page: int = Query(1, ge=1), q: str = "", user: CurrentUser = User
@@ -148,5 +153,17 @@ async def plan(request: Request, project_id: str, body: PlanBody, user: CurrentU
 async def digest(request: Request, project_id: str, body: DigestBody, user: CurrentUser = User):
     result = await ctx_of(request).actions.projects.digest(
         user.principal, project_id, body.model_dump()
+    )
+    return result_json(result)
+
+
+@router.post("/projects/{project_id}/digest-pause", responses=ERRORS)
+async def digest_pause(
+    request: Request, project_id: str, body: DigestPauseBody, user: CurrentUser = User
+):
+    """Pause (with a reason) or resume the applicant's weekly and target-date digests.
+    Legal notices, due-date reminders and returns with comments are never paused."""
+    result = await ctx_of(request).actions.projects.from_fields(
+        user.principal, project_id, "project.digest_pause", body.model_dump()
     )
     return result_json(result)
