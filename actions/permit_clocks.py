@@ -65,6 +65,18 @@ def _event(raw: dict[str, Any], where: str, recorded_by: str) -> PermitEvent:
     return PermitEvent(kind, day, fields, note=str(raw.get("note") or ""), recorded_by=recorded_by)
 
 
+def _acting(city: Jurisdiction, rule: Any) -> str:
+    """Who acts on a new clock when staff name no one: the rule's `acts` (pack data),
+    found in the jurisdiction's contacts."""
+    acts = getattr(rule, "acts", "planner")
+    if acts == "building_official":
+        reviewer_and_head = city.departments.get("building")
+        return reviewer_and_head[1] if reviewer_and_head else city.planner_email
+    if acts == "city_attorney":
+        return city.attorney_email
+    return city.planner_email
+
+
 def plan_open(
     actor: Principal,
     input: OpenPermitClock,
@@ -110,7 +122,7 @@ def plan_open(
         rule=input.rule,
         calendar=calendar,
         contacts=PermitContacts(
-            staff_email=input.staff_email or city.planner_email or actor.email,
+            staff_email=input.staff_email or _acting(city, rule) or actor.email,
             supervisor_email=city.supervisor_email,
             attorney_email=city.attorney_email,
             applicant_email=input.applicant_email,

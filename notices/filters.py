@@ -24,7 +24,7 @@ from notices.vocabulary import (
     milestone_label,
     rule_title,
 )
-from rules.kernel.citations import citation_source, citation_title
+from rules.kernel.citations import citation_source, citation_title, without_sources
 
 
 def longdate(value: Any) -> str:
@@ -139,4 +139,5 @@ def template_filters() -> dict[str, Callable[..., str]]:
         # A citation's law title for the reader; its document line only in ledgers.
         "cite": citation_title,
         "cite_source": citation_source,
+        "plain": without_sources,
     }

@@ -295,6 +295,13 @@ DEMO_USERS: list[tuple[str, str, str]] = [
     ("manager@cotati.example", "planning_manager", ""),
     ("attorney@cotati.example", "city_attorney", ""),
     ("admin@cotati.example", "admin", ""),
+    # The people the City of Cotati's data names (rules/data/jurisdictions/cotati.json):
+    # the planner on the demo clocks, the escalation contacts and the building official
+    # who acts on building permit clocks. Everyone a deadline reaches can log in.
+    ("planner@cotati.example", "project_manager", ""),
+    ("planning.manager@cotati.example", "planning_manager", ""),
+    ("city.attorney@cotati.example", "city_attorney", ""),
+    ("building.official@cotati.example", "engineering", ""),
 ]
 
 

@@ -121,6 +121,17 @@ def cite(text: str | None) -> Citation:
     return Citation(title=title, source="; ".join(sources))
 
 
+def without_sources(text: str | None) -> str:
+    """Free text (a consequence, a note) with its document lines and design-note
+    references taken out: "... Code Civ. Proc. 1094.8 (CMC 17.38.110, file.txt:435)"
+    reads "... Code Civ. Proc. 1094.8 (Cotati Municipal Code § 17.38.110)"."""
+    out = _DESIGN_NOTE.sub("", _DOCUMENT_LINE.sub("", str(text or "")))
+    out = re.sub(r"[,;]\s*(?=[,;)])", "", out)
+    out = re.sub(r"\(\s*[,;]?\s*", "(", out)
+    out = re.sub(r"\s*\(\s*\)", "", out)
+    return re.sub(r"[ \t]+", " ", _expand(out)).strip()
+
+
 def citation_title(text: str | None) -> str:
     """The law as a person reads it (pages, letters, calendar entries)."""
     return cite(text).title

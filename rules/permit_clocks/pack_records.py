@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 COUNTINGS = ("ccp12", "business_days", "months", "days")
 FAMILIES = ("agency_deadline", "applicant_deadline", "expiry")
+# Who acts on a clock (a rule's `acts`, else its pack's): the inboxes it reaches.
+ACTORS = ("planner", "building_official", "city_attorney")
 MET_EFFECTS = ("completes", "answers")
 # "end": the parent's completion or, if it lapsed, its expiry (AB 130's final action
 # follows the consultation however it ends).
@@ -287,6 +289,7 @@ class Rule:
     next: tuple[Chain, ...] = ()
     also_takes: tuple[str, ...] = ()
     met_label: str = ""
+    acts: str = "planner"  # who acts on the clock (ACTORS): its owner at opening
     cure: Cure | None = None
     statutory: bool = False  # statutory extensions apply (pack data and the event)
     # Events that stop the clock for good, with why (AB 130's chain ends when the

@@ -33,6 +33,7 @@ from rules.permit_clocks.pack_records import (  # noqa: F401 (re-exported)
     DEEMED_STARTS,
     EXTENSION_BASES,
     EXTRA_READINGS,
+    ACTORS,
     FAMILIES,
     LATE_GRANTS,
     MET_EFFECTS,
@@ -265,6 +266,7 @@ _RULE_FIELDS = {
     "read_at",
     "verified_on",
     "stopped_by",
+    "acts",
 }
 
 
@@ -359,7 +361,16 @@ def _chain(c: Any, at: str) -> Chain:
     )
 
 
-def _rule(raw: Any, pack: str, version: str, where: str, archived: bool = False) -> Rule:
+def _acts(raw: Mapping[str, Any], default: str, where: str) -> str:
+    acts = raw.get("acts", default)
+    if acts not in ACTORS:
+        raise PackError(f"{where}.acts: {acts!r} is not one of {', '.join(ACTORS)}")
+    return str(acts)
+
+
+def _rule(
+    raw: Any, pack: str, version: str, where: str, archived: bool = False, acts: str = "planner"
+) -> Rule:
     if not isinstance(raw, dict):
         raise PackError(f"{where}: a rule is an object")
     known(raw, _RULE_FIELDS, where)
@@ -420,6 +431,7 @@ def _rule(raw: Any, pack: str, version: str, where: str, archived: bool = False)
         stopped_by=_stopped_by(raw.get("stopped_by"), f"{where}.stopped_by"),
         read_at=raw.get("read_at", ""),
         verified_on=_verified_on(raw, where, archived),
+        acts=_acts(raw, acts, where),
     )
 
 
@@ -458,9 +470,11 @@ def _pack(raw: Any, source: str, archived: bool = False) -> Pack:
             "notes",
             "statutory_extensions",
             "pending_changes",
+            "acts",
         },
         source,
     )
+    acts = _acts(raw, "planner", source)
     key = need(raw, "key", str, source)
     version = need(raw, "version", str, source)
     kind = need(raw, "kind", str, source)
@@ -468,7 +482,7 @@ def _pack(raw: Any, source: str, archived: bool = False) -> Pack:
         raise PackError(f"{source}.kind: must be 'state', 'building', 'local' or 'conditions'")
     rules: dict[str, Rule] = {}
     for i, r in enumerate(need(raw, "rules", list, source)):
-        rule = _rule(r, key, version, f"{source}: rules[{i}]", archived)
+        rule = _rule(r, key, version, f"{source}: rules[{i}]", archived, acts)
         if rule.id in rules:
             raise PackError(f"{source}: rule {rule.id!r} appears twice")
         rules[rule.id] = rule

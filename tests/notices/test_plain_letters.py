@@ -36,10 +36,10 @@ def shot_clock_letters() -> dict[str, RenderedNotice]:
 def permit_letters() -> dict[str, RenderedNotice]:
     renderer = PermitNoticeRenderer()
     cotati = permit_requests("cotati_sign_permit_expiry", "approved", {})
+    appeal = permit_requests("cotati_sign_appeal_decision", "appeal_filed", {})
     review = permit_requests("ca_post_entitlement_review", "complete", {"units": 12})
-    return {
-        f"cotati/{kind}": renderer.render_permit(req) for kind, req in {**review, **cotati}.items()
-    }
+    out = {f"cotati/{k}": renderer.render_permit(r) for k, r in {**review, **cotati}.items()}
+    return out | {f"appeal/{k}": renderer.render_permit(r) for k, r in appeal.items()}
 
 
 def project_letters() -> dict[str, RenderedNotice]:

@@ -14,14 +14,23 @@ from typing import Any
 from sqlalchemy import and_, func, null, or_, select
 from sqlalchemy.orm import Session
 
-from models.schema import Application, ClockEventRow, ConditionRow, EvidenceFile, Project
+from models.schema import (
+    Application,
+    ClockEventRow,
+    ConditionRow,
+    EvidenceFile,
+    PermitClockRow,
+    Project,
+)
 from rules.access import CLOCK_STAFF
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.alerts import local_today
 from rules.kernel.calendars import calendar_for
 from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
+from rules.permit_clocks.packs import PERMIT_RULES
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
+from web.queries.deadlines import PERMIT_DONE, permit_deadline
 from web.queries.readmodel import queued
 from web.views.present import (
     human_date,
@@ -501,6 +510,114 @@ def attorney_items(db: Session, today: date) -> list[InboxItem]:
     return out
 
 
+# -- permit clocks: the person who acts, and on a lapse the manager and the attorney -------
+
+ACTOR_LABELS = {
+    "planner": "planner",
+    "building_official": "building official",
+    "city_attorney": "city attorney",
+}
+_NEXT_ACTION = {
+    "agency_deadline": "Record the city's decision",
+    "expiry": "Record the permit exercised, or an extension",
+    "applicant_deadline": "Record what the applicant filed",
+}
+
+
+def _permit_rows(db: Session, today: date, owner: str | None, lapsed: bool) -> list[Any]:
+    """Open permit clocks by their next deadline (the one /deadlines and the calendar
+    show): the owner's within the horizon, or every one already past."""
+    query = select(PermitClockRow).where(
+        PermitClockRow.next_deadline.is_not(None), PermitClockRow.status.not_in(PERMIT_DONE)
+    )
+    if lapsed:
+        query = query.where(PermitClockRow.next_deadline < today.isoformat())
+    else:
+        horizon = (today + timedelta(days=HORIZON_DAYS)).isoformat()
+        query = query.where(PermitClockRow.next_deadline <= horizon)
+    if owner is not None:
+        query = query.where(PermitClockRow.staff_email == owner)
+    return list(db.scalars(query.order_by(PermitClockRow.next_deadline).limit(LIMIT)))
+
+
+def _permit_action(row: Any, clock: dict[str, Any]) -> str:
+    rule = PERMIT_RULES.get(str(clock.get("rule") or row.rule))
+    if rule is not None and rule.met_label:
+        return f"Record {rule.met_label}, or what happens instead"
+    return _NEXT_ACTION.get(str(clock.get("family") or ""), "Record what happened")
+
+
+def permit_items(db: Session, today: date, owner: str) -> list[InboxItem]:
+    """The permit clocks this person acts on (the clock's owner), each with its next
+    action and date: the same date as /deadlines and the calendar feed."""
+    out = []
+    for row in _permit_rows(db, today, owner, lapsed=False):
+        deadline = permit_deadline(row, today)
+        if deadline is None:
+            continue
+        clock = _current_clock(row, deadline.conservative_date)
+        rule = PERMIT_RULES.get(str(clock.get("rule") or row.rule))
+        left = deadline.days_left
+        when = human_date(deadline.conservative_date)
+        why = (
+            f"{deadline.what} ran out on {when} ({_in_words(left)}): "
+            f"{(deadline.consequence or 'missed').replace('_', ' ')}."
+            if left is not None and left < 0
+            else f"{deadline.what} sets {when} ({_in_words(left)})."
+        )
+        out.append(
+            _item(
+                "permit",
+                today,
+                deadline.conservative_date,
+                title=row.title or row.clock_id,
+                href=f"/permits/{row.clock_id}",
+                action=_permit_action(row, clock),
+                action_href=f"/permits/{row.clock_id}#record",
+                why=why,
+                badge=ACTOR_LABELS.get(rule.acts if rule else "planner", "planner"),
+            )
+        )
+    return out
+
+
+def permit_lapses(db: Session, today: date) -> list[InboxItem]:
+    """Permit clocks past their date with nothing recorded that meets them: the planning
+    manager's and the city attorney's to decide what the lapse means."""
+    out = []
+    for row in _permit_rows(db, today, None, lapsed=True):
+        deadline = permit_deadline(row, today)
+        if deadline is None:
+            continue
+        left = deadline.days_left
+        consequence = (deadline.consequence or "missed").replace("_", " ")
+        out.append(
+            _item(
+                "permit_lapse",
+                today,
+                deadline.conservative_date,
+                title=row.title or row.clock_id,
+                href=f"/permits/{row.clock_id}",
+                action="Decide what the lapse means and who tells the applicant",
+                action_href=f"/permits/{row.clock_id}#ledger",
+                why=(
+                    f"{deadline.what} ran out on {human_date(deadline.conservative_date)} "
+                    f"({_in_words(left)}) with nothing recorded that meets it: {consequence}. "
+                    f"It is with {row.staff_email or 'no one'}."
+                ),
+                badge="permit lapsed",
+            )
+        )
+    return out
+
+
+def _current_clock(row: Any, due_on: str) -> dict[str, Any]:
+    clocks = [row.clock or {}]
+    for one in clocks:
+        clocks.extend(one.get("next") or [])
+    return next((c for c in clocks if c.get("conservative_date") == due_on), row.clock or {})
+
+
 # -- one inbox per role ------------------------------------------------------------------------
 
 
@@ -549,6 +666,12 @@ def inbox_for(
     if role in ("city_attorney", "admin"):
         parts.append(attorney_items(db, today))
         covers.append("deemed-approval risks and judicial-review countdowns")
+    if role != "applicant":
+        parts.append(permit_items(db, today, email))
+        covers.append("permit clocks you act on")
+    if role in ("planning_manager", "city_attorney", "admin"):
+        parts.append(permit_lapses(db, today))
+        covers.append("lapsed permit clocks")
     items = rank([i for part in parts for i in part])
     capped = len(items) > INBOX_CAP or any(len(part) >= LIMIT for part in parts)
     return Inbox(items[:INBOX_CAP], covers, capped)

@@ -17,7 +17,7 @@ from notices.vocabulary import (
     milestone_label,
 )
 from rules.conditions.lifecycle import DEPARTMENTS
-from rules.kernel.citations import citation_source, citation_title
+from rules.kernel.citations import citation_source, citation_title, without_sources
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 
 CLOCK_STATUS_LABELS = {
@@ -282,4 +282,5 @@ def filters() -> dict[str, Any]:
         "time_limit_ends": time_limit_ends,
         "cite": citation_title,
         "cite_source": citation_source,
+        "plain": without_sources,
     }
