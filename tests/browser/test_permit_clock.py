@@ -11,6 +11,7 @@ from playwright.async_api import expect
 
 from tests.browser.harness import Journey
 from tests.browser.steps import city_today, new_id
+from web.views.present import human_date
 
 pytestmark = pytest.mark.browser
 
@@ -74,5 +75,6 @@ async def test_open_a_building_permit_and_record_a_qualifying_inspection(
     # The Deadlines list carries the clock at its new date.
     await page.get_by_test_id("nav-deadlines").click()
     row = page.locator(f"[data-testid=deadline-row][data-subject={clock_id}]")
-    await expect(row.get_by_test_id("deadline-date")).to_have_text(new_expiry)
+    await expect(row.get_by_test_id("deadline-date")).to_have_attribute("data-date", new_expiry)
+    await expect(row.get_by_test_id("deadline-date")).to_have_text(human_date(new_expiry))
     await journey.shot("deadlines list")

@@ -517,10 +517,11 @@ ACTOR_LABELS = {
     "building_official": "building official",
     "city_attorney": "city attorney",
 }
-_NEXT_ACTION = {
-    "agency_deadline": "Record the city's decision",
-    "expiry": "Record the permit exercised, or an extension",
-    "applicant_deadline": "Record what the applicant filed",
+# What meets a clock when its rule names nothing (`met_label`), by family.
+_MET = {
+    "agency_deadline": "the city's decision",
+    "expiry": "the permit exercised",
+    "applicant_deadline": "what the applicant filed",
 }
 
 
@@ -542,9 +543,10 @@ def _permit_rows(db: Session, today: date, owner: str | None, lapsed: bool) -> l
 
 def _permit_action(row: Any, clock: dict[str, Any]) -> str:
     rule = PERMIT_RULES.get(str(clock.get("rule") or row.rule))
-    if rule is not None and rule.met_label:
-        return f"Record {rule.met_label}, or what happens instead"
-    return _NEXT_ACTION.get(str(clock.get("family") or ""), "Record what happened")
+    family = str(clock.get("family") or "")
+    met = (rule.met_label if rule is not None else "") or _MET.get(family, "what happened")
+    # An expiring permit is kept alive by an extension too.
+    return f"Record {met}, or an extension" if family == "expiry" else f"Record {met}"
 
 
 def permit_items(db: Session, today: date, owner: str) -> list[InboxItem]:
