@@ -113,6 +113,12 @@ def load_pages(report: SeedReport, portal_paths: list[str]) -> list[LoadPage]:
         LoadPage("review queue", "reviewer", lambda i: "/queues/engineering", "queue"),
         LoadPage("outbox", "admin", lambda i: "/outbox", "outbox-table"),
         LoadPage(
+            "permit clock page",
+            "pm",
+            lambda i: f"/permits/PC-{1 + i % 2000:05d}",
+            "section-ledger",
+        ),
+        LoadPage(
             "applicant portal",
             "applicant",
             lambda i: portal_paths[i % len(portal_paths)],

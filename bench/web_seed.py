@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert
 
+from activities.permit_clock_records import permit_clock_columns
 from activities.project_records import condition_row, progress_columns
 from activities.shot_clock_records import clock_columns
 from bench.common import CATEGORIES
@@ -38,12 +39,21 @@ from models.conditions import (
     Evidence,
     ProjectInput,
 )
-from models.schema import Application, AuditRow, ClockEventRow, ConditionRow, Notice, Project
+from models.schema import (
+    Application,
+    AuditRow,
+    ClockEventRow,
+    ConditionRow,
+    Notice,
+    PermitClockRow,
+    Project,
+)
 from rules.audit_chain import GENESIS, link
 from rules.conditions import lifecycle
 from rules.conditions.onboarding import new_project
 from rules.conditions.parser import parse_resolution
 from rules.kernel.jurisdictions import jurisdiction
+from rules.permit_clocks import compute_permit_clock
 from rules.shot_clock.engine import compute_json
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 
@@ -76,6 +86,7 @@ class SeedSize:
     clocks: int = 5000
     notices_per_clock: int = 2
     audit_per_project: int = 20
+    permit_clocks: int = 2000
 
 
 @dataclass
@@ -328,6 +339,66 @@ def seed_clocks(
     return ids, len(events), len(notices)
 
 
+# Who permit clocks are with: the benchmark's users (so every inbox has some) and others.
+PERMIT_STAFF = [
+    "pm@cotati.example",
+    "engineer@cotati.example",
+    "attorney@cotati.example",
+    "manager@cotati.example",
+    "admin@cotati.example",
+    "publicworks@cotati.example",
+    *(f"planner{n}@cotati.example" for n in range(1, 5)),
+]
+# (rule, starting event, days ago it happened: the earliest and the latest)
+PERMIT_MIX = [
+    ("building_permit_expiry", "approved", 30, 200),
+    ("cotati_sign_appeal_decision", "appeal_filed", 5, 90),
+    ("cotati_sign_permit_expiry", "approved", 200, 400),
+]
+
+
+def seed_permits(
+    engine: Engine, size: SeedSize, rng: random.Random, today: date, now: datetime
+) -> int:
+    """Permit clocks computed by the rules core: due soon, later, and lapsed (which
+    reach the planning manager's and the attorney's inboxes)."""
+    rows = []
+    for n in range(1, size.permit_clocks + 1):
+        rule, event, earliest, latest = rng.choice(PERMIT_MIX)
+        started = today - timedelta(days=rng.randint(earliest, latest))
+        clock = compute_permit_clock(
+            {
+                "rule": rule,
+                "jurisdiction": "cotati",
+                "events": [{"type": event, "date": started.isoformat()}],
+                "facts": {},
+                "as_of": today.isoformat(),
+            }
+        )
+        clock_id = f"PC-{n:05d}"
+        rows.append(
+            {
+                "clock_id": clock_id,
+                "workflow_id": f"permit-clock-{clock_id}",
+                "jurisdiction": "cotati",
+                "title": f"{clock.get('title')} {clock_id}",
+                "site_address": f"{rng.randint(100, 9999)} Gravenstein Hwy",
+                "companion_id": "",
+                "project_id": None,
+                "condition_number": None,
+                "applicant_name": "Owner",
+                "applicant_email": "owner@example.test",
+                "staff_email": rng.choice(PERMIT_STAFF),
+                **permit_clock_columns(clock),
+                "escalated": clock.get("conservative_status") == "lapsed",
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
+    _bulk(engine, PermitClockRow.__table__, rows)
+    return len(rows)
+
+
 def seed(engine: Engine, size: SeedSize, seed_value: int = 4) -> SeedReport:
     """Insert everything; the tables must be empty."""
     rng = random.Random(seed_value)
@@ -336,6 +407,7 @@ def seed(engine: Engine, size: SeedSize, seed_value: int = 4) -> SeedReport:
     started = time.perf_counter()
     project_ids, numbers, n_conditions, n_audit = seed_projects(engine, size, rng, today, now)
     app_ids, n_events, n_notices = seed_clocks(engine, size, rng, today, now)
+    n_permits = seed_permits(engine, size, rng, today, now)
     return SeedReport(
         counts={
             "projects": len(project_ids),
@@ -344,6 +416,7 @@ def seed(engine: Engine, size: SeedSize, seed_value: int = 4) -> SeedReport:
             "applications": len(app_ids),
             "clock events": n_events,
             "notices": n_notices,
+            "permit clocks": n_permits,
         },
         seconds=time.perf_counter() - started,
         project_ids=project_ids,
