@@ -176,6 +176,18 @@ async def test_every_applicant_letter_links_to_the_right_portal_page(
     await expect(returned).to_contain_text("The reviewer said: Sheet C-3 is missing")
     await journey.shot("the return with comments opens the returned condition", applicant)
 
+    # The project manager finds the returned condition in their inbox, to follow up.
+    staff = await journey.login("pm@cotati.example", await journey.person())
+    await staff.goto("/inbox")
+    returned_item = staff.locator("[data-testid=inbox-item][data-kind=returned]").filter(
+        has_text=f"Birch Lane Townhomes {project_id}: condition #1"
+    )
+    await expect(returned_item).to_contain_text("Sheet C-3 is missing")
+    await expect(returned_item.get_by_test_id("inbox-action")).to_have_text(
+        "Follow up with the applicant"
+    )
+    await journey.shot("the returned condition in the project manager's inbox", staff)
+
     # Letters that wait for a date: a condition's due date, a permit's expiry.
     permit_id = new_id("BP")
     stack.ok(

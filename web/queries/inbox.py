@@ -34,6 +34,7 @@ from web.queries.deadlines import PERMIT_DONE, permit_deadline
 from web.queries.readmodel import queued
 from web.views.present import (
     human_date,
+    human_datetime,
     milestone_label,
     urgency,
     window_label,
@@ -409,6 +410,50 @@ def signoff_items(db: Session, today: date) -> list[InboxItem]:
     return out
 
 
+def returned_items(db: Session, today: date, manager: str, time_zone: str) -> list[InboxItem]:
+    """Conditions of the manager's projects returned to the applicant with comments: the
+    project manager follows up until the applicant answers."""
+    rows = db.execute(
+        select(
+            ConditionRow.project_id,
+            ConditionRow.number,
+            ConditionRow.code,
+            ConditionRow.comments,
+            Project.name,
+        )
+        .join(Project, Project.project_id == ConditionRow.project_id)
+        .where(ConditionRow.status == "returned", Project.project_manager_email == manager)
+        .order_by(ConditionRow.project_id, ConditionRow.position)
+        .limit(LIMIT)
+    ).all()
+    out = []
+    for project_id, number, code, comments, name in rows:
+        last = (comments or [{}])[-1] if isinstance(comments, list) else {}
+        when = str(last.get("at") or "") if isinstance(last, dict) else ""
+        said = str(last.get("text") or "").strip() if isinstance(last, dict) else ""
+        page = f"/projects/{project_id}/conditions/{number}"
+        label = f"#{number}" + (f" ({code})" if code else "")
+        out.append(
+            _item(
+                "returned",
+                today,
+                None,
+                title=f"{name}: condition {label}",
+                href=page,
+                action="Follow up with the applicant",
+                action_href=page,
+                why=(
+                    "Returned to the applicant"
+                    + (f" on {human_datetime(when, time_zone)}" if when else "")
+                    + (f": “{said[:160]}”" if said else "")
+                    + ". Nothing new has come back yet."
+                ),
+                badge="returned",
+            )
+        )
+    return out
+
+
 def project_items(db: Session, today: date, manager: str | None) -> list[InboxItem]:
     """Each project's most urgent milestone (earliest target; undated ones after)."""
     out = []
@@ -662,6 +707,8 @@ def inbox_for(
     if role == "project_manager":
         parts.append(project_items(db, today, email))
         covers.append("your projects' most urgent milestones")
+        parts.append(returned_items(db, today, email, time_zone))
+        covers.append("conditions returned to the applicant")
     if role == "planning_manager":
         parts.append(project_items(db, today, None))
         covers.append("every project's most urgent milestone")
