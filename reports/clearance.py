@@ -19,6 +19,7 @@ from reports.common import (
     render,
     write_csv,
 )
+from rules.conditions.full_text import full_text
 from rules.conditions.lifecycle import MONITORED_GATES, blocks
 
 CSV_COLUMNS = (
@@ -115,7 +116,7 @@ def milestone_clearance(engine: Engine, project_id: str) -> MilestoneReport:
                 kind=row.kind,
                 status=row.status,
                 gate_source=row.gate_source,
-                text=row.text,
+                text=full_text(row.text, row.sub_items),
                 blocking=blocks(state, key),
             )
             for row, state in gating

@@ -24,6 +24,7 @@ from reports.common import (
     render,
     write_csv,
 )
+from rules.conditions.full_text import full_text
 
 CITATION = "Pub. Res. Code § 21081.6"
 
@@ -117,7 +118,7 @@ def mmrp(engine: Engine, project_id: str, *, time_zone: str | None = None) -> Mm
         MitigationLine(
             code=row.code.strip() if row.code else "",
             number=row.number,
-            measure=" ".join((row.text or "").split()),
+            measure=full_text(row.text, row.sub_items),
             timing=[milestone_label(g) for g in milestone_sequence(row.gates or [UNSPECIFIED])],
             implementer=implementer(row),
             monitoring_department=department_name(row.department_key, project),

@@ -20,6 +20,7 @@ from models.conditions import (
     MilestoneSignoff,
     ProjectInfo,
 )
+from rules.conditions.full_text import full_text
 from rules.conditions.lifecycle import MONITORED_GATES, next_milestone, owed_by_applicant
 from rules.conditions.planned_dates import PlannedDates
 from rules.conditions.window_schedule import schedule
@@ -38,7 +39,8 @@ def condition_summary(c: ConditionState) -> dict[str, Any]:
     return {
         "number": c.spec.number,
         "code": c.spec.code,
-        "text": c.spec.text,
+        # With its sub-items: a letter never stops at the colon that introduces them.
+        "text": full_text(c.spec.text, c.spec.sub_items),
         "department": c.department_key,
         "status": c.status,
         "gates": list(c.spec.gates),

@@ -160,8 +160,10 @@ def _portal_context(request: Request, token: str, link: ApplicantLink) -> dict[s
 
 
 def applicant_steps(project: Any, owed: list[Any]) -> list[dict[str, Any]]:
-    """The applicant's stepper: each milestone in order with what they still owe for it;
-    the most urgent one with something owed is "next", and its items come first."""
+    """The applicant's stepper: each milestone in order with what they still owe for it.
+    The first step with something owed is "next" (its items come first), even when a
+    later milestone's target date is nearer: a step is never "next" while an earlier one
+    is still owed."""
     by_milestone: dict[str, list[Any]] = {}
     for c in owed:
         for g in c.gates or ["unspecified"]:
@@ -172,8 +174,7 @@ def applicant_steps(project: Any, owed: list[Any]) -> list[dict[str, Any]]:
     signed = {p["milestone"] for p in progress if p.get("signed_off")}
     targets = {p["milestone"]: p.get("target") for p in progress}
     owing = [m for m in order if by_milestone.get(m)]
-    urgent = project.next_milestone if project.next_milestone in owing else None
-    current = urgent or (owing[0] if owing else None)
+    current = owing[0] if owing else None
     steps = []
     for m in order:
         items = by_milestone.get(m, [])

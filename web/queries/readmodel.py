@@ -97,8 +97,14 @@ def clock_line(row: Application, today: Today) -> ClockLine:
         shot_clock_date=row.shot_clock_date,
         days_left=days_between(today, row.conservative_date),
         # Colours follow the earliest reading (shot-clocks.md 8.1).
+        # A decision closes the clock on every reading: its literal status decides.
         risk=clock_risk(
-            row.conservative_status or row.status, row.conservative_date, row.risk_flagged, today
+            row.status
+            if row.status in TERMINAL_STATUSES
+            else (row.conservative_status or row.status),
+            row.conservative_date,
+            row.risk_flagged,
+            today,
         ),
         planner_email=row.planner_email,
     )

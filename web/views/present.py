@@ -60,7 +60,9 @@ def days_between(start: date, end_iso: str | None) -> int | None:
     return (date.fromisoformat(end_iso) - start).days
 
 
-AT_RISK_CLOSED = ("deemed_granted", "deemed_approved", "decided_late")
+# Closed and still at risk: the applicant's deemed status. A decided clock (on time or
+# late) is closed: its status says which, and it is never badged at risk.
+AT_RISK_CLOSED = ("deemed_granted", "deemed_approved")
 
 
 def clock_risk(status: str, conservative_date: str | None, risk_flagged: bool, today: date) -> str:

@@ -24,6 +24,8 @@ TODAY = date(2026, 12, 2)
         ("tolled", None, False, "tolled"),
         ("reset_pending", None, False, "tolled"),
         ("decided_on_time", "2026-11-01", False, "closed"),
+        # A decided clock is never badged at risk, even when decided late.
+        ("decided_late", "2026-11-01", True, "closed"),
         ("withdrawn", None, False, "closed"),
         ("deemed_approved", "2026-11-01", False, "expired"),
     ],
