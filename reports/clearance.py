@@ -9,7 +9,6 @@ from sqlalchemy import Engine
 
 from notices.vocabulary import milestone_label
 from reports.common import (
-    UNSPECIFIED,
     ProjectReport,
     condition_state,
     department_name,
@@ -21,6 +20,7 @@ from reports.common import (
 )
 from rules.conditions.full_text import full_text
 from rules.conditions.lifecycle import MONITORED_GATES, blocks
+from rules.conditions.progress import next_milestone_of
 
 CSV_COLUMNS = (
     "project",
@@ -78,15 +78,18 @@ class MilestoneLine:
 @dataclass
 class MilestoneReport(ProjectReport):
     milestones: list[MilestoneLine] = field(default_factory=list)
+    # The project's next milestone as the read model holds it: the one answer the project
+    # page, the lists and the digests give (rules.conditions.progress.next_milestone_of).
+    next_key: str | None = None
 
     @property
     def next_milestone(self) -> MilestoneLine | None:
-        """The first milestone not yet signed off that can be (not a monitored one)."""
+        """The project's next milestone (never a signed-off or monitored one)."""
         return next(
             (
                 m
                 for m in self.milestones
-                if not m.signed_off and not m.monitored and m.key != UNSPECIFIED
+                if m.key == self.next_key and not m.signed_off and not m.monitored
             ),
             None,
         )
@@ -137,7 +140,14 @@ def milestone_clearance(engine: Engine, project_id: str) -> MilestoneReport:
                 signed_off_at=signoff.get("at") if signoff else None,
             )
         )
-    return MilestoneReport.for_project(project, milestones=lines)
+    # The same answer as the project page and the digests, from the same rule.
+    targets = (project.planned or {}).get("milestone_targets") or {}
+    upcoming = next_milestone_of(
+        milestone_sequence(gates_in_use), [s for _, s in states], targets, list(signoffs)
+    )
+    return MilestoneReport.for_project(
+        project, milestones=lines, next_key=upcoming.milestone if upcoming else None
+    )
 
 
 def render_html(report: MilestoneReport) -> str:

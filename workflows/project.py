@@ -58,6 +58,7 @@ with workflow.unsafe.imports_passed_through():
         plan_project_alerts,
     )
     from rules.conditions.planned_dates import PlannedDates
+    from rules.conditions.progress import next_milestone_of
     from rules.conditions.window_schedule import schedule
     from rules.kernel.alerts import Alert
     from rules.kernel.input import TimelineError, parse_date
@@ -141,6 +142,12 @@ class ProjectWorkflow:
 
     def _signed(self) -> list[str]:
         return [s.milestone for s in self._signoffs]
+
+    def _next_milestone(self) -> str | None:
+        """The one "next milestone" every page, report and digest uses."""
+        targets = dict(self._planned.get("milestone_targets") or {})
+        urgent = next_milestone_of(self._info.milestones, self._conditions, targets, self._signed())
+        return urgent.milestone if urgent else None
 
     def _contact(self, department: str) -> tuple[str, str]:
         for d in self._info.departments:
@@ -229,9 +236,7 @@ class ProjectWorkflow:
             pending, self._unsynced_audit = self._unsynced_audit, []
             numbers, self._unsynced_numbers = self._unsynced_numbers, set()
             changed = [c for c in self._conditions if c.spec.number in numbers]
-            upcoming = lifecycle.next_milestone(
-                self._info.milestones, self._signed(), self._conditions
-            )
+            upcoming = self._next_milestone()
             try:
                 await workflow.execute_activity(
                     activity.RECORD_PROJECT,
@@ -614,9 +619,7 @@ class ProjectWorkflow:
 
     @workflow.update
     async def send_digest(self, input: DigestRequestInput) -> ActionResult:
-        milestone = input.milestone or lifecycle.next_milestone(
-            self._info.milestones, self._signed(), self._conditions
-        )
+        milestone = input.milestone or self._next_milestone()
         owed = [
             c
             for c in lifecycle.owed_by_applicant(self._conditions)
@@ -699,9 +702,7 @@ class ProjectWorkflow:
         return {
             "project_id": self._info.project_id,
             "name": self._info.name,
-            "next_milestone": lifecycle.next_milestone(
-                self._info.milestones, self._signed(), self._conditions
-            ),
+            "next_milestone": self._next_milestone(),
             "milestones": milestones,
             "unspecified_gate": unspecified,
             "planned": self._planned,
@@ -718,9 +719,7 @@ class ProjectWorkflow:
     def applicant_owes(self) -> dict[str, Any]:
         owed = lifecycle.owed_by_applicant(self._conditions)
         return {
-            "next_milestone": lifecycle.next_milestone(
-                self._info.milestones, self._signed(), self._conditions
-            ),
+            "next_milestone": self._next_milestone(),
             "owed": [condition_summary(c) for c in owed],
         }
 

@@ -21,8 +21,9 @@ from models.conditions import (
     ProjectInfo,
 )
 from rules.conditions.full_text import full_text
-from rules.conditions.lifecycle import MONITORED_GATES, next_milestone, owed_by_applicant
+from rules.conditions.lifecycle import MONITORED_GATES, owed_by_applicant
 from rules.conditions.planned_dates import PlannedDates
+from rules.conditions.progress import next_milestone_of
 from rules.conditions.window_schedule import schedule
 from rules.kernel.alerts import SEND_AT, Alert, local_instant, local_today
 from rules.kernel.calendars import calendar_for
@@ -113,8 +114,9 @@ def plan_project_alerts(
     # Applicant digests: weekly while anything is owed, and ahead of a target date.
     signed = [s.milestone for s in signoffs]
     owed = owed_by_applicant(conditions)
-    upcoming = next_milestone(info.milestones, signed, conditions)
     targets: dict[str, str] = dict(planned.get("milestone_targets") or {})
+    urgent = next_milestone_of(info.milestones, conditions, targets, signed)
+    upcoming = urgent.milestone if urgent else None
     weekday = info.digest_weekday
     if owed and weekday is not None and not digests_paused:
         # This week's digest day while it is due (the alert must still be in the plan at

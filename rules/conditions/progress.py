@@ -76,3 +76,18 @@ def most_urgent(progress: Sequence[MilestoneProgress]) -> MilestoneProgress | No
     if dated:
         return dated[0]
     return open_[0] if open_ else None
+
+
+def next_milestone_of(
+    milestones: Sequence[str],
+    conditions: Sequence[ConditionState],
+    targets: Mapping[str, str],
+    signed_off: Iterable[str],
+) -> MilestoneProgress | None:
+    """The one answer to "which milestone next" (the project page, the lists, the report,
+    the applicant's digest): the most urgent milestone with conditions gating it, in the
+    project's milestone order (`milestones`), gates it does not name after them."""
+    gates = list(dict.fromkeys(g for c in conditions for g in c.spec.gates))
+    order = [m for m in milestones if m in gates]
+    order += [g for g in gates if g not in milestones and g != "unspecified"]
+    return most_urgent(milestone_progress(order, conditions, targets, signed_off))
