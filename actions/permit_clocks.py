@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 import pendulum
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from actions.cities import Cities
@@ -36,8 +37,9 @@ from models.permit_clock import (
     PermitEventInput,
     PermitRebaseInput,
     PermitUpdateResult,
+    ReassignInput,
 )
-from models.schema import PermitClockRow, PermitEventRow
+from models.schema import PermitClockRow, PermitEventRow, User
 from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
@@ -262,6 +264,29 @@ class PermitClockActions:
         await wait_for(
             lambda: getattr(self.row(request.clock_id), "rule_version", None) == version,
             timeout=10,
+        )
+        return result
+
+    async def reassign(
+        self, who: Principal, clock_id: str, email: str, reason: str = ""
+    ) -> PermitUpdateResult:
+        """Hand the clock to another person who can log in; answer once the read model
+        (inboxes, /deadlines, calendars) has the new owner."""
+        require(who, "permit.reassign")
+        email = email.strip()
+        with self.sessions() as session:
+            user = session.scalar(select(User).where(User.email == email))
+        if user is None or not user.active:
+            raise ActionFailed(f"email: {email or '(empty)'} is not a user who can log in", 400)
+        result: PermitUpdateResult = await self.gateway.update(
+            permit_clock_workflow_id(clock_id),
+            "reassign",  # PermitClockWorkflow's update
+            ReassignInput(email, who.email, reason.strip()),
+            result_type=PermitUpdateResult,
+            closed=f"{clock_id} is closed: nothing more can be recorded on it",
+        )
+        await wait_for(
+            lambda: getattr(self.row(clock_id), "staff_email", None) == email, timeout=10
         )
         return result
 

@@ -221,3 +221,13 @@ class PermitClockSummary:
     upcoming_alerts: list[dict[str, str]]
     sent_alerts: list[str]
     followers: list[str]
+
+
+@dataclass
+class ReassignInput:
+    """Hand a clock to another person: its owner hears its reminders and finds it in their
+    inbox. The action layer checks that the person can log in."""
+
+    email: str
+    recorded_by: str
+    reason: str = ""

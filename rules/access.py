@@ -45,6 +45,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     # extensions are also recorded by engineering (the building side).
     "permit.open": CLOCK_STAFF,
     "permit.record": (*CLOCK_STAFF, "engineering"),
+    # Handing a permit clock to another owner (who acts on it and hears its reminders).
+    "permit.reassign": CLOCK_STAFF,
     # Conditions of approval (ProjectWorkflow updates), as the lifecycle rules allow.
     # The applicant submits through an applicant link (they never log in).
     "condition.submit_evidence": ("applicant", "project_manager", "admin"),
@@ -131,6 +133,7 @@ _DESCRIPTIONS = {
     "clock.rebase": "rebase a running clock on the current rules",
     "permit.open": "open a permit clock",
     "permit.record": "record a permit-clock event",
+    "permit.reassign": "hand a permit clock to another owner",
     "condition.submit_evidence": "submit evidence",
     "condition.review": "review a condition",
     "condition.waive": "waive a condition",

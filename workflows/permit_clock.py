@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
         PermitNoticeRequest,
         PermitRebaseInput,
         PermitUpdateResult,
+        ReassignInput,
     )
     from models.shot_clock import LocalClosureInput
     from models.workflow_ids import permit_clock_workflow_id
@@ -212,6 +214,22 @@ class PermitClockWorkflow:
     @rebase.validator
     def _validate_rebase(self, input: PermitRebaseInput) -> None:
         self._state.check_rebase(input)
+
+    @workflow.update
+    async def reassign(self, input: ReassignInput) -> PermitUpdateResult:
+        """A new owner: the person who acts on the clock and hears its reminders."""
+        async with self._lock:
+            info = self._state.info
+            info.contacts = dataclasses.replace(info.contacts, staff_email=input.email)
+        self._dirty = True
+        return PermitUpdateResult("", self._state.clock(workflow.now()))
+
+    @reassign.validator
+    def _validate_reassign(self, input: ReassignInput) -> None:
+        if "@" not in input.email or any(c.isspace() for c in input.email):
+            raise ValueError(f"email: {input.email!r} is not an e-mail address")
+        if input.email == self._state.info.contacts.staff_email:
+            raise ValueError(f"the clock is already with {input.email}")
 
     # -- queries ------------------------------------------------------------------------
 

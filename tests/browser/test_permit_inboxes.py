@@ -2,7 +2,7 @@
 a building permit's expiry in their inbox with its next action, on the same date as the
 Deadlines list and their calendar feed; a sign appeal about 15 days past its deadline reaches
 the city attorney who acts on it, and as a lapse the planning manager's and the city
-attorney's inboxes."""
+attorney's inboxes; the manager hands it to the planner, whose inbox then has it."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ async def test_permit_clocks_reach_who_acts_and_a_lapse_the_manager_and_attorney
     await journey.shot("the city attorney acts on the lapsed appeal")
 
     # The lapse escalates: the planning manager's and the (other) attorney's inboxes.
-    for person in ("manager@cotati.example", "attorney@cotati.example"):
+    for person in ("attorney@cotati.example", "manager@cotati.example"):
         await journey.logout(page)
         await journey.login(person, page)
         lapse = await inbox_has(page, "permit_lapse", f"Sign appeal {appeal}")
@@ -107,3 +107,16 @@ async def test_permit_clocks_reach_who_acts_and_a_lapse_the_manager_and_attorney
         await lapse.get_by_role("link", name=f"Sign appeal {appeal}").click()
         await expect(page).to_have_url(re.compile(f"/permits/{appeal}$"))
         await journey.shot(f"lapse in the inbox of {person}")
+
+    # The manager hands the appeal to the planner, who finds it in their inbox.
+    await page.get_by_text("Hand this clock to someone else").click()
+    await page.get_by_test_id("permit-owner-select").select_option("planner@cotati.example")
+    await page.get_by_test_id("permit-reassign").click()
+    await expect(page.get_by_test_id("flash-ok")).to_have_text(
+        f"{appeal} is now with planner@cotati.example."
+    )
+    await expect(page.get_by_test_id("permit-owner")).to_have_text("planner@cotati.example")
+    await journey.logout(page)
+    await journey.login("planner@cotati.example", page)
+    await inbox_has(page, "permit", f"Sign appeal {appeal}")
+    await journey.shot("the planner now owns the appeal")

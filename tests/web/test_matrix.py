@@ -109,6 +109,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/permits/new"): "permit.open",
     ("GET", "/permits/{clock_id}"): "read",
     ("POST", "/permits/{clock_id}/events"): "permit.record",
+    ("POST", "/permits/{clock_id}/owner"): "permit.reassign",
     # The JSON API.
     ("GET", "/api/v1/deadlines"): "read",
     ("GET", "/api/v1/permits"): "read",
@@ -116,6 +117,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/permits"): "permit.open",
     ("POST", "/api/v1/permits/{clock_id}/events"): "permit.record",
     ("POST", "/api/v1/permits/{clock_id}/rebase"): "clock.rebase",
+    ("POST", "/api/v1/permits/{clock_id}/owner"): "permit.reassign",
     # A condition's time limits become permit clocks of the project.
     ("POST", "/api/v1/projects/{project_id}/time-limits"): "permit.open",
     ("GET", "/api/v1/me"): "read",
@@ -334,6 +336,11 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
             {"type": "inspection", "date": city_today().isoformat(), "result": "failed"},
         ),
         "admin.import": ("GET", "/api/v1/caseload/templates/wireless", None),
+        "permit.reassign": (
+            "POST",
+            f"/api/v1/permits/{t['permit']}/owner",
+            {"email": "pm@cotati.example", "reason": "r"},
+        ),
         "read": ("GET", pid, None),
     }
 
@@ -404,6 +411,7 @@ PAGE_POSTS = {
     "admin.import": "/admin/import",
     "permit.open": "/permits/new",
     "permit.record": "/permits/{permit}/events",
+    "permit.reassign": "/permits/{permit}/owner",
 }
 
 

@@ -248,6 +248,29 @@ async def record_submit(request: Request, clock_id: str) -> Response:
     )
 
 
+@router.post("/permits/{clock_id}/owner", response_model=None)
+async def reassign_submit(request: Request, clock_id: str) -> Response:
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    email = form.get("email", "").strip()
+    try:
+        await ctx_of(request).actions.permit_clocks.reassign(
+            session.user.principal, clock_id, email, form.get("reason", "")
+        )
+    except ActionFailed as err:
+        return render(
+            request,
+            "permit.html.j2",
+            status=err.status,
+            session=session,
+            flash=("error", f"Not handed over: {err.message}"),
+            **permit_clock_page(ctx_of(request), clock_id),
+        )
+    return redirect_with_flash(
+        request, f"/permits/{clock_id}", "ok", f"{clock_id} is now with {email}."
+    )
+
+
 def _clock_today(request: Request, clock_id: str) -> str:
     """Today in the clock's jurisdiction (an event's default date)."""
     ctx = ctx_of(request)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import HTTPException
 from sqlalchemy import select
 
-from models.schema import Notice, PermitClockRow, PermitEventRow
+from models.schema import Notice, PermitClockRow, PermitEventRow, User
 from web.context import AppContext
 from web.queries.deadlines import permit_deadline
 
@@ -36,6 +36,15 @@ def permit_clock_page(ctx: AppContext, clock_id: str) -> dict[str, Any]:
         followers = list(
             db.scalars(select(PermitClockRow).where(PermitClockRow.companion_id == clock_id))
         )
+        # Whom the clock may be handed to: staff who can log in.
+        owners = list(
+            db.scalars(
+                select(User.email)
+                .where(User.active.is_(True), User.role != "applicant")
+                .order_by(User.email)
+                .limit(500)
+            )
+        )
         db.expunge_all()
     clock = row.clock or {}
     chained: list[dict[str, Any]] = []
@@ -51,4 +60,5 @@ def permit_clock_page(ctx: AppContext, clock_id: str) -> dict[str, Any]:
         "followers": followers,
         "line": permit_deadline(row, ctx.today(row.jurisdiction)),
         "clock_today": ctx.today(row.jurisdiction),
+        "owners": owners,
     }

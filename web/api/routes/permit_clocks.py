@@ -154,3 +154,19 @@ async def api_record(
         ),
     )
     return dataclasses.asdict(result)
+
+
+class OwnerBody(BaseModel):
+    email: str
+    reason: str = ""
+
+
+@router.post("/permits/{clock_id}/owner")
+async def api_reassign(
+    request: Request, clock_id: str, body: OwnerBody, user: CurrentUser = User
+) -> Any:
+    """Hand the clock to another user who can log in (permit.reassign)."""
+    result = await ctx_of(request).actions.permit_clocks.reassign(
+        user.principal, clock_id, body.email, body.reason
+    )
+    return dataclasses.asdict(result)
