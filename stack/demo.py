@@ -305,6 +305,23 @@ DEMO_USERS: list[tuple[str, str, str]] = [
 ]
 
 
+def _department_people() -> list[tuple[str, str, str]]:
+    """Each department's reviewer and head the city's data names, as a reviewer of that
+    department (unless already a demo user): every condition's reviewer can log in."""
+    city = jurisdiction(DEMO_JURISDICTION)
+    known = {email for email, _, _ in DEMO_USERS}
+    out: list[tuple[str, str, str]] = []
+    for key, (reviewer, head) in sorted(city.departments.items()):
+        for email in (reviewer, head):
+            if email and email not in known:
+                known.add(email)
+                out.append((email, "department_reviewer", key))
+    return out
+
+
+DEMO_USERS += _department_people()
+
+
 def load_demo_users(database_url: str) -> list[str]:
     """Add each demo user that does not exist yet; returns the e-mails added."""
     from models.database import make_engine
