@@ -18,6 +18,7 @@ from sqlalchemy import Engine, select
 from models.conditions import RESOLVED_STATUSES, ConditionSpec, ConditionState
 from models.database import session_factory
 from models.schema import AuditRow, ConditionRow, Project
+from notices.filters import letterdate, localtime
 from notices.render import TEMPLATE_DIR
 from notices.vocabulary import (
     CONDITION_STATUS_LABELS,
@@ -199,6 +200,12 @@ def environment() -> Environment:
             milestone_label=milestone_label,
             status_label=_status_label,
             cite=citation_title,
+            # An instant or a day as the city reads it: "March 2, 2027, 10:00 AM PST".
+            city_time=lambda value, key: (
+                localtime(value, jurisdiction_time_zone(key) or "UTC")
+                if "T" in str(value or "")
+                else letterdate(value)
+            ),
         )
         _env = env
     return _env

@@ -330,7 +330,8 @@ def test_milestone_clearance_html_is_escaped(engine: Engine) -> None:
     assert "Grading plan &lt;script&gt;" in html
     assert "Cotati Village &amp; Sons" in html
     assert "Next milestone: <strong>Grading permit</strong>" in html
-    assert f"{ENGINEER}, 2027-01-20T12:00:00+00:00" in html
+    # City time for the reader (Cotati: 4:00 AM PST); the CSV keeps the ISO instant.
+    assert f"{ENGINEER}, January 20, 2027, 4:00 AM PST" in html
     for label in ("Improvement plan approval", "Building permit", "During construction"):
         assert label in html
 

@@ -133,7 +133,9 @@ def test_the_last_use_is_recorded_and_shown(settings: Settings) -> None:
         assert "never" in row
         assert works(client, token)
         row = next(r for r in client.get("/me/tokens").text.split("<tr") if "nightly script" in r)
-        assert f"{now():%Y-%m-%d}" in row.split('data-testid="token-last-used">')[1][:20]
+        # The instant in city time for the reader, ISO in data-at.
+        cell = row.split('data-testid="token-last-used"')[1]
+        assert f'data-at="{now():%Y-%m-%d}' in cell[:40] and "never" not in cell[:200]
 
 
 def test_a_password_change_revokes_every_token(settings: Settings) -> None:
