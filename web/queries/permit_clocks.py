@@ -11,6 +11,7 @@ from sqlalchemy import select
 from models.schema import Notice, PermitClockRow, PermitEventRow, User
 from web.context import AppContext
 from web.queries.deadlines import permit_deadline
+from web.views.permit_events import CHOICES, event_offers
 from web.views.permit_timeline import permit_picture
 
 
@@ -62,6 +63,9 @@ def permit_clock_page(ctx: AppContext, clock_id: str) -> dict[str, Any]:
         "line": permit_deadline(row, ctx.today(row.jurisdiction)),
         "clock_today": ctx.today(row.jurisdiction),
         "owners": owners,
+        # Only the events the clock's rules act on, each with its own fields.
+        "offers": event_offers(clock),
+        "choices": CHOICES,
         # The clock on a timeline: due date, extensions, hard stop, pauses, today.
         "picture": permit_picture(
             clock, [(e.type, e.date) for e in events], ctx.today(row.jurisdiction)
