@@ -28,12 +28,12 @@ from rules.permit_clocks.pack_fields import (
     required_positive,
 )
 from rules.permit_clocks.pack_records import (  # noqa: F401 (re-exported)
+    ACTORS,
     CHAIN_STARTS,
     COUNTINGS,
     DEEMED_STARTS,
     EXTENSION_BASES,
     EXTRA_READINGS,
-    ACTORS,
     FAMILIES,
     LATE_GRANTS,
     MET_EFFECTS,
