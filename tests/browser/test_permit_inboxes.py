@@ -118,5 +118,23 @@ async def test_permit_clocks_reach_who_acts_and_a_lapse_the_manager_and_attorney
     await expect(page.get_by_test_id("permit-owner")).to_have_text("planner@cotati.example")
     await journey.logout(page)
     await journey.login("planner@cotati.example", page)
-    await inbox_has(page, "permit", f"Sign appeal {appeal}")
+    item = await inbox_has(page, "permit", f"Sign appeal {appeal}")
     await journey.shot("the planner now owns the appeal")
+
+    # The appeal's page offers only its own events; the planner records the decision.
+    await item.get_by_test_id("inbox-action").click()
+    offers = page.get_by_test_id("permit-offer")
+    types = await offers.evaluate_all("els => els.map(e => e.dataset.event)")
+    assert types == ["decision", "withdrawn"], types
+    await expect(page.get_by_test_id("clock-timeline")).to_be_visible()
+    decision = page.locator("[data-testid=permit-offer][data-event=decision]")
+    await decision.locator("summary").click()
+    await decision.get_by_test_id("offer-outcome").select_option("denied")
+    await decision.get_by_test_id("offer-submit").click()  # not confirmed: the browser asks
+    await expect(page.get_by_test_id("flash-ok")).to_have_count(0)
+    await decision.get_by_test_id("offer-confirm").check()
+    await decision.get_by_test_id("offer-submit").click()
+    await expect(page.get_by_test_id("flash-ok")).to_contain_text("Recorded decision")
+    await journey.shot("the decision recorded from its own form")
+    await page.goto("/")
+    await expect(inbox_item(page, "permit", f"Sign appeal {appeal}")).to_have_count(0)
