@@ -30,7 +30,8 @@ from actions.shot_clock_requests import (
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.closures import record_fan_out, store_closure, stored_closures
-from models.schema import Application, PermitClockRow
+from models.permit_clock import ReassignInput
+from models.schema import Application, PermitClockRow, User
 from models.shot_clock import (
     ApplicantUploadInput,
     ApplicationInfo,
@@ -214,6 +215,32 @@ class ShotClockActions:
         city = self.cities.get(summary.application.calendar.jurisdiction)
         closures = stored_closures(self.sessions, city.key)
         return rebase_input(city, request.reason, by, closures, when)
+
+    async def reassign(
+        self, who: Principal, application_id: str, email: str, reason: str = ""
+    ) -> ClockUpdateResult:
+        """Hand the application to another planner who can log in; answer once the read
+        model (inboxes, lists, calendars) has them."""
+        require(who, "clock.reassign")
+        email = email.strip()
+        with self.sessions() as session:
+            user = session.scalar(select(User).where(User.email == email))
+        if user is None or not user.active:
+            raise ActionFailed(f"email: {email or '(empty)'} is not a user who can log in", 400)
+        result: ClockUpdateResult = await self.gateway.update(
+            shot_clock_workflow_id(application_id),
+            "reassign",  # ShotClockWorkflow's update
+            ReassignInput(email, who.email, reason.strip()),
+            result_type=ClockUpdateResult,
+            closed="the application is already closed",
+        )
+        await wait_for(lambda: self._planner_is(application_id, email))
+        return result
+
+    def _planner_is(self, application_id: str, email: str) -> bool:
+        with self.sessions() as session:
+            row = session.get(Application, application_id)
+            return row is not None and row.planner_email == email
 
     def _clock_row_is(self, application_id: str, wanted: tuple[Any, Any]) -> bool:
         with self.sessions() as session:

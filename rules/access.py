@@ -47,6 +47,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "permit.record": (*CLOCK_STAFF, "engineering"),
     # Handing a permit clock to another owner (who acts on it and hears its reminders).
     "permit.reassign": CLOCK_STAFF,
+    # Handing a wireless application to another planner.
+    "clock.reassign": CLOCK_STAFF,
     # Conditions of approval (ProjectWorkflow updates), as the lifecycle rules allow.
     # The applicant submits through an applicant link (they never log in).
     "condition.submit_evidence": ("applicant", "project_manager", "admin"),
@@ -134,6 +136,7 @@ _DESCRIPTIONS = {
     "permit.open": "open a permit clock",
     "permit.record": "record a permit-clock event",
     "permit.reassign": "hand a permit clock to another owner",
+    "clock.reassign": "hand a wireless application to another planner",
     "condition.submit_evidence": "submit evidence",
     "condition.review": "review a condition",
     "condition.waive": "waive a condition",

@@ -13,12 +13,14 @@ which the worker passes through the sandbox (imported once per process).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities import names as activity
+    from models.permit_clock import ReassignInput
     from models.shot_clock import (
         ApplicantNoticeInput,
         ApplicantUploadInput,
@@ -268,6 +270,22 @@ class ShotClockWorkflow:
     @rebase.validator
     def _validate_rebase(self, input: RebaseInput) -> None:
         self._state.check_rebase(input, workflow.now())
+
+    @workflow.update
+    async def reassign(self, input: ReassignInput) -> ClockUpdateResult:
+        """A new planner: the person who acts on the clock and hears its reminders."""
+        async with self._lock:
+            app = self._state.app
+            app.contacts = dataclasses.replace(app.contacts, planner_email=input.email)
+        self._dirty = True
+        return ClockUpdateResult(event_id="", clock=self._state.clock(workflow.now()))
+
+    @reassign.validator
+    def _validate_reassign(self, input: ReassignInput) -> None:
+        if "@" not in input.email or any(c.isspace() for c in input.email):
+            raise ValueError(f"email: {input.email!r} is not an e-mail address")
+        if input.email == self._state.app.contacts.planner_email:
+            raise ValueError(f"the application is already with {input.email}")
 
     # -- queries --------------------------------------------------------------------------
 

@@ -388,3 +388,35 @@ def test_a_closure_day_from_the_admin_page_reaches_open_permit_clocks(
     # (its date counts the closure from the start: no closure line in its ledger)
     assert again.json()["clock"]["due_date"] == moved
     assert all(e["event"] != "local_closure" for e in again.json()["clock"]["ledger"])
+
+
+def test_the_open_form_asks_for_the_chosen_rules_own_facts(
+    browser: Browser, web_settings: Settings
+) -> None:
+    client = browser.as_(PM)
+    form = client.get("/permits/new", params={"rule": "building_permit_expiry"})
+    assert form.status_code == 200
+    # Each fact its own field with the rule's words, not name=value lines.
+    assert 'data-testid="permit-fact-max_extensions"' in form.text
+    assert "Term limit from issuance, in months" in form.text
+    assert 'name="facts"' not in form.text
+    clock_id = new_id()
+    done = client.post(
+        "/permits/new",
+        data={
+            "csrf_token": csrf_of(form.text),
+            "clock_id": clock_id,
+            "rule": "building_permit_expiry",
+            "jurisdiction": "cotati",
+            "start_event": "approved",
+            "start_date": days_ago(10),
+            "fact_max_extensions": "1",
+            "fact_term_limit_months": "",
+        },
+        follow_redirects=False,
+    )
+    assert done.status_code == 303, done.text
+    wait_row(web_settings, clock_id)
+    page = client.get(f"/permits/{clock_id}").text
+    offers = re.findall(r'data-testid="permit-offer" data-event="(\w+)"', page)
+    assert "inspection" in offers and "approved" not in offers

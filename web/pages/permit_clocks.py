@@ -17,6 +17,7 @@ from rules.access import require
 from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks import rule_catalog
+from rules.permit_clocks.packs import PERMIT_RULES
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.queries.deadlines import deadlines, permit_deadline
@@ -97,7 +98,37 @@ def facts_of(form: dict[str, Any]) -> dict[str, Any]:
             facts[name] = int(value)
         else:
             facts[name] = value
+    # The rule's own facts, each in its own field (`fact_<name>`), when the form shows them.
+    kinds = {f.name: f.kind for f in rule_facts(str(form.get("rule") or ""))}
+    for name, kind in kinds.items():
+        text = str(form.get(f"fact_{name}") or "").strip()
+        if kind == "bool":
+            if f"fact_{name}" in form:
+                facts[name] = text in ("1", "true", "on", "yes")
+        elif text:
+            if not text.lstrip("-").isdigit():
+                raise bad(f"facts: {name} must be a whole number, got {text!r}")
+            facts[name] = int(text)
     return facts
+
+
+def start_events(rule_id: str) -> list[str]:
+    rule = PERMIT_RULES.get(rule_id)
+    return list(rule.start.events) if rule is not None else []
+
+
+def rule_facts(rule_id: str) -> list[Any]:
+    """The facts a rule and the rules it chains ask for (pack data), for the open form."""
+    out: dict[str, Any] = {}
+    todo = [rule_id]
+    while todo:
+        rule = PERMIT_RULES.get(todo.pop(0))
+        if rule is None:
+            continue
+        for name, fact in rule.facts.items():
+            out.setdefault(name, fact)
+        todo.extend(chain.rule for chain in rule.next)
+    return list(out.values())
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -157,6 +188,8 @@ def _open_form(
         flash=("error", error) if error else None,
         values={**defaults, **(values or {})},
         rules=rule_choices(),
+        rule_facts=rule_facts(str((values or {}).get("rule") or "")),
+        start_events=start_events(str((values or {}).get("rule") or "")),
         jurisdiction_options=[(key, JURISDICTIONS[key].name) for key in sorted(JURISDICTIONS)],
     )
 
@@ -165,7 +198,9 @@ def _open_form(
 def open_page(request: Request) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "permit.open")
-    return _open_form(request, session)
+    # A rule picked beforehand (`?rule=`): the form asks for its own facts and events.
+    chosen = request.query_params.get("rule", "")
+    return _open_form(request, session, {"rule": chosen} if chosen in PERMIT_RULES else None)
 
 
 @router.post("/permits/new", response_model=None)

@@ -16,7 +16,7 @@ from actions.shot_clock_requests import (
     OUTCOMES,
     RecordNotice,
 )
-from models.schema import Application, ClockEventRow
+from models.schema import Application, ClockEventRow, User
 from rules.access import require
 from web.auth.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
@@ -156,6 +156,15 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
         events = readmodel.clock_events(db, application_id)
         notices = readmodel.notices_for(db, application_id)
         files = readmodel.evidence_files(db, "application", application_id)
+        # Whom the application may be handed to: staff who can log in.
+        owners = list(
+            db.scalars(
+                select(User.email)
+                .where(User.active.is_(True), User.role != "applicant")
+                .order_by(User.email)
+                .limit(500)
+            )
+        )
     today = ctx.today(row.jurisdiction)
     line = readmodel.clock_line(row, today)
     clock = row.clock or {}
@@ -168,6 +177,7 @@ def _application_context(request: Request, application_id: str) -> dict[str, Any
     role = session.user.role if session else ""
     notices_given = [e.date for e in events if e.type == "incomplete_notice"]
     return {
+        "owners": owners,
         "picture": clock_picture(
             clock,
             [(e.type, e.date) for e in events],
@@ -248,6 +258,30 @@ async def record_event(request: Request, application_id: str, name: str) -> Resp
         f"{human_date(clock['shot_clock_date'])}; conservative date "
         f"{human_date(clock['conservative_date'])}."
         + (" The applicant is sent a letter with the new dates." if name == "resubmission" else ""),
+    )
+
+
+@router.post("/applications/{application_id}/owner")
+async def reassign(request: Request, application_id: str) -> Response:
+    session = staff_session(request)
+    fields = form_dict(await checked_form(request, session))
+    request.state.session_info = session
+    email = fields.get("email", "").strip()
+    try:
+        await ctx_of(request).actions.shot_clocks.reassign(
+            session.user.principal, application_id, email, fields.get("reason", "")
+        )
+    except ActionFailed as err:
+        return render(
+            request,
+            "application.html.j2",
+            status=err.status,
+            session=session,
+            flash=("error", f"Not handed over: {err.message}"),
+            **_application_context(request, application_id),
+        )
+    return redirect_with_flash(
+        request, f"/applications/{application_id}", "ok", f"{application_id} is now with {email}."
     )
 
 

@@ -30,7 +30,7 @@ from rules.kernel.citations import citation_title
 from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks.packs import PERMIT_RULES
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
-from web.queries.deadlines import PERMIT_DONE, permit_deadline
+from web.queries.deadlines import PERMIT_DONE
 from web.queries.readmodel import queued
 from web.views.present import (
     human_date,
@@ -570,10 +570,22 @@ _MET = {
 }
 
 
+_PERMIT_COLUMNS = (
+    PermitClockRow.clock_id,
+    PermitClockRow.title,
+    PermitClockRow.rule,
+    PermitClockRow.citation,
+    PermitClockRow.consequence,
+    PermitClockRow.next_deadline,
+    PermitClockRow.staff_email,
+)
+
+
 def _permit_rows(db: Session, today: date, owner: str | None, lapsed: bool) -> list[Any]:
-    """Open permit clocks by their next deadline (the one /deadlines and the calendar
-    show): the owner's within the horizon, or every one already past."""
-    query = select(PermitClockRow).where(
+    """Open permit clocks by their next deadline (the date /deadlines and the calendar
+    show): the owner's within the horizon, or every one already past. Columns only: the
+    computed clock's JSON is most of a row, and an inbox needs none of it."""
+    query = select(*_PERMIT_COLUMNS).where(
         PermitClockRow.next_deadline.is_not(None), PermitClockRow.status.not_in(PERMIT_DONE)
     )
     if lapsed:
@@ -583,12 +595,11 @@ def _permit_rows(db: Session, today: date, owner: str | None, lapsed: bool) -> l
         query = query.where(PermitClockRow.next_deadline <= horizon)
     if owner is not None:
         query = query.where(PermitClockRow.staff_email == owner)
-    return list(db.scalars(query.order_by(PermitClockRow.next_deadline).limit(LIMIT)))
+    return list(db.execute(query.order_by(PermitClockRow.next_deadline).limit(LIMIT)).all())
 
 
-def _permit_action(row: Any, clock: dict[str, Any]) -> str:
-    rule = PERMIT_RULES.get(str(clock.get("rule") or row.rule))
-    family = str(clock.get("family") or "")
+def _permit_action(rule: Any) -> str:
+    family = rule.family if rule is not None else ""
     met = (rule.met_label if rule is not None else "") or _MET.get(family, "what happened")
     # An expiring permit is kept alive by an extension too.
     return f"Record {met}, or an extension" if family == "expiry" else f"Record {met}"
@@ -596,31 +607,28 @@ def _permit_action(row: Any, clock: dict[str, Any]) -> str:
 
 def permit_items(db: Session, today: date, owner: str) -> list[InboxItem]:
     """The permit clocks this person acts on (the clock's owner), each with its next
-    action and date: the same date as /deadlines and the calendar feed."""
+    action on its next deadline: the date /deadlines and the calendar feed give it."""
     out = []
     for row in _permit_rows(db, today, owner, lapsed=False):
-        deadline = permit_deadline(row, today)
-        if deadline is None:
-            continue
-        clock = _current_clock(row, deadline.conservative_date)
-        rule = PERMIT_RULES.get(str(clock.get("rule") or row.rule))
-        left = deadline.days_left
-        when = human_date(deadline.conservative_date)
+        rule = PERMIT_RULES.get(row.rule)
+        left = _left(today, row.next_deadline)
+        when = human_date(row.next_deadline)
+        what = citation_title(row.citation) or row.rule
         why = (
-            f"{deadline.what} ran out on {when} ({_in_words(left)}): "
-            f"{(deadline.consequence or 'missed').replace('_', ' ')}."
+            f"{what} ran out on {when} ({_in_words(left)}): "
+            f"{(row.consequence or 'missed').replace('_', ' ')}."
             if left is not None and left < 0
-            else f"{deadline.what} sets {when} ({_in_words(left)})."
+            else f"{what} sets {when} ({_in_words(left)})."
         )
         out.append(
             _item(
                 "permit",
                 today,
-                deadline.conservative_date,
+                row.next_deadline,
                 title=row.title or row.clock_id,
                 href=f"/permits/{row.clock_id}",
-                action=_permit_action(row, clock),
-                action_href=f"/permits/{row.clock_id}#record",
+                action=_permit_action(rule),
+                action_href=f"/permits/{row.clock_id}#record-offers",
                 why=why,
                 badge=ACTOR_LABELS.get(rule.acts if rule else "planner", "planner"),
             )
@@ -633,22 +641,20 @@ def permit_lapses(db: Session, today: date) -> list[InboxItem]:
     manager's and the city attorney's to decide what the lapse means."""
     out = []
     for row in _permit_rows(db, today, None, lapsed=True):
-        deadline = permit_deadline(row, today)
-        if deadline is None:
-            continue
-        left = deadline.days_left
-        consequence = (deadline.consequence or "missed").replace("_", " ")
+        left = _left(today, row.next_deadline)
+        consequence = (row.consequence or "missed").replace("_", " ")
+        what = citation_title(row.citation) or row.rule
         out.append(
             _item(
                 "permit_lapse",
                 today,
-                deadline.conservative_date,
+                row.next_deadline,
                 title=row.title or row.clock_id,
                 href=f"/permits/{row.clock_id}",
                 action="Decide what the lapse means and who tells the applicant",
                 action_href=f"/permits/{row.clock_id}#ledger",
                 why=(
-                    f"{deadline.what} ran out on {human_date(deadline.conservative_date)} "
+                    f"{what} ran out on {human_date(row.next_deadline)} "
                     f"({_in_words(left)}) with nothing recorded that meets it: {consequence}. "
                     f"It is with {row.staff_email or 'no one'}."
                 ),
@@ -656,13 +662,6 @@ def permit_lapses(db: Session, today: date) -> list[InboxItem]:
             )
         )
     return out
-
-
-def _current_clock(row: Any, due_on: str) -> dict[str, Any]:
-    clocks = [row.clock or {}]
-    for one in clocks:
-        clocks.extend(one.get("next") or [])
-    return next((c for c in clocks if c.get("conservative_date") == due_on), row.clock or {})
 
 
 # -- one inbox per role ------------------------------------------------------------------------

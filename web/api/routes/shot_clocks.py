@@ -241,3 +241,19 @@ async def _record(
 
 def _event_json(result: ClockUpdateResult) -> dict[str, Any]:
     return {"event_id": result.event_id, "clock": result.clock}
+
+
+class OwnerBody(BaseModel):
+    email: str
+    reason: str = ""
+
+
+@router.post("/applications/{application_id}/owner", responses=ERRORS)
+async def reassign(
+    request: Request, application_id: str, body: OwnerBody, user: CurrentUser = User
+) -> Any:
+    """Hand the application to another planner who can log in (clock.reassign)."""
+    result = await ctx_of(request).actions.shot_clocks.reassign(
+        user.principal, application_id, body.email, body.reason
+    )
+    return {"event_id": result.event_id, "clock": result.clock}
