@@ -1,7 +1,7 @@
 """staff may pause a project's applicant digests (legal notices are never paused)
 
 Revision ID: 0016
-Revises: 0010
+Revises: 0014
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0010"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
