@@ -1,22 +1,105 @@
-"""The jurisdictions (cities) actions name: by key, or the deployment's default."""
+"""The jurisdictions (cities) actions name: by key, or the deployment's default.
+
+A city's current document is the newest version an administrator saved that is in
+effect today in that city (table jurisdiction_versions, actions/jurisdictions.py), else
+its shipped file. The versions are read once per change: a cheap check of the newest
+version id decides whether the cached ones still hold."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+import pendulum
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from actions.errors import bad
-from rules.kernel.jurisdictions import Jurisdiction, default_jurisdiction, jurisdiction
+from models.schema import JurisdictionVersion
+from rules.kernel.jurisdictions import (
+    JURISDICTIONS,
+    Jurisdiction,
+    JurisdictionError,
+    default_jurisdiction,
+    jurisdiction,
+    parse_jurisdiction,
+)
+
+# (effective from, version, the jurisdiction) per key, oldest first.
+Versions = dict[str, list[tuple[str, int, Jurisdiction]]]
+
+
+@dataclass
+class _Cache:
+    newest: int = -1
+    versions: Versions = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 @dataclass(frozen=True)
 class Cities:
     default_key: str  # settings.default_jurisdiction
+    sessions: sessionmaker[Session] | None = None
+    _cache: _Cache = field(default_factory=_Cache, compare=False, repr=False)
 
-    def get(self, key: str = "") -> Jurisdiction:
-        """A jurisdiction by key; empty: the deployment's default (a setting)."""
+    def get(self, key: str = "", on: date | None = None) -> Jurisdiction:
+        """A jurisdiction by key (in effect ``on``, default today in the city); empty:
+        the deployment's default (a setting)."""
         try:
-            if key:
-                return jurisdiction(key)
-            return default_jurisdiction(self.default_key)
+            shipped = jurisdiction(key) if key else default_jurisdiction(self.default_key)
         except ValueError as err:
-            raise bad(f"jurisdiction: {err}") from None
+            if not key or key not in self.versions():
+                raise bad(f"jurisdiction: {err}") from None
+            shipped = None
+        found = self._in_effect(shipped.key if shipped else key, on)
+        if found is not None:
+            return found
+        if shipped is None:
+            raise bad(f"jurisdiction: {key!r} has no version in effect yet")
+        return shipped
+
+    def all(self) -> Mapping[str, Jurisdiction]:
+        """Every jurisdiction, shipped and administered, as in effect today; by name."""
+        keys = set(JURISDICTIONS) | set(self.versions())
+        found = {k: self.get(k) for k in keys if self._has_current(k)}
+        return dict(sorted(found.items(), key=lambda kv: kv[1].name))
+
+    def _has_current(self, key: str) -> bool:
+        return key in JURISDICTIONS or self._in_effect(key, None) is not None
+
+    def _in_effect(self, key: str, on: date | None) -> Jurisdiction | None:
+        history = self.versions().get(key, [])
+        if not history:
+            return None
+        zone = history[-1][2].time_zone
+        day = (on or pendulum.now(zone).date()).isoformat()
+        current = [j for effective, _, j in history if effective <= day]
+        return current[-1] if current else None
+
+    def versions(self) -> Versions:
+        """Every saved version by key; re-read only when a newer one was saved."""
+        if self.sessions is None:
+            return {}
+        with self.sessions() as session:
+            newest = session.scalar(select(func.max(JurisdictionVersion.id))) or 0
+            if newest == self._cache.newest:
+                return self._cache.versions
+            rows = session.scalars(
+                select(JurisdictionVersion).order_by(
+                    JurisdictionVersion.effective_from, JurisdictionVersion.version
+                )
+            ).all()
+            versions: Versions = {}
+            for row in rows:
+                try:
+                    city = parse_jurisdiction(row.document, f"{row.jurisdiction} v{row.version}: ")
+                except JurisdictionError:
+                    continue  # checked when saved; a later code change must not stop the app
+                versions.setdefault(row.jurisdiction, []).append(
+                    (row.effective_from, row.version, city)
+                )
+        with self._cache.lock:
+            self._cache.newest, self._cache.versions = newest, versions
+        return versions

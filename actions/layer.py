@@ -8,6 +8,8 @@ only the Temporal gateway, the database sessions and the jurisdictions it needs:
 - `actions.projects` (actions/projects.py): a project as a whole (import, plan, sign-off);
 - `actions.conditions` (actions/conditions.py): one condition of a project;
 - `actions.caseload` (actions/caseload.py): importing the existing caseload from a file.
+- `actions.jurisdictions` (actions/jurisdictions.py): an administrator's versioned edits
+  to a city (calendar, departments, contacts, local facts), export and import.
 
 A route calls e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice, application_id,
 fields)`: that method checks the role, builds the request (RecordNotice, in
@@ -21,6 +23,7 @@ from actions.caseload import CaseloadActions
 from actions.cities import Cities
 from actions.condition_clocks import ConditionClockActions
 from actions.conditions import ConditionActions
+from actions.jurisdictions import JurisdictionActions
 from actions.permit_clocks import PermitClockActions
 from actions.projects import ProjectActions
 from actions.shot_clocks import ShotClockActions
@@ -37,13 +40,14 @@ class Actions:
         self.sessions = session_factory(engine)
         # A city's own jurisdiction files, beside the shipped ones.
         add_jurisdictions(settings.jurisdictions_dir)
-        self.cities = Cities(settings.default_jurisdiction)
+        self.cities = Cities(settings.default_jurisdiction, self.sessions)
         self.shot_clocks = ShotClockActions(gateway, self.sessions, self.cities)
         self.permit_clocks = PermitClockActions(gateway, self.sessions, self.cities)
         self.condition_clocks = ConditionClockActions(self.sessions, self.permit_clocks)
         self.projects = ProjectActions(gateway, self.sessions, self.cities, self.condition_clocks)
         self.conditions = ConditionActions(gateway, self.sessions)
         self.caseload = CaseloadActions(gateway, self.sessions, self.cities)
+        self.jurisdictions = JurisdictionActions(self.sessions, self.cities, self.shot_clocks)
 
     def city(self, key: str = "") -> Jurisdiction:
         """A jurisdiction by key; empty: the deployment's default (a setting)."""

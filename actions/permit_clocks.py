@@ -44,7 +44,7 @@ from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
 from rules.permit_clocks import PermitClockError, compute_permit_clock
-from rules.permit_clocks.jurisdictions import base_layers
+from rules.permit_clocks.jurisdictions import place_of
 from rules.permit_clocks.packs import PERMIT_RULES
 from workflows.permit_clock_support import EventRefused, PermitClockState, refuse_event
 
@@ -110,7 +110,11 @@ def plan_open(
     # holiday added to or taken out of the jurisdiction file later does not move this
     # clock; the rule version is pinned too (a later version shows as a warning).
     # With the closure days an administrator stored for the city (shot-clocks.md 8.10).
-    layers = base_layers(city.key, city.state)
+    layers = city.calendar_layers()
+    try:
+        place = place_of(city)
+    except ValueError as err:
+        raise bad(f"jurisdiction {city.key}: {err}") from None
     if closures:
         layers = layers.with_closures((date.fromisoformat(d), note) for d, note in closures)
     calendar = PermitCalendar(
@@ -118,6 +122,7 @@ def plan_open(
         time_zone=city.time_zone,
         layers=layers.to_dict(),
         fingerprint=layers.fingerprint,
+        place=place.to_dict(),
     )
     info = PermitClockInfo(
         clock_id=input.clock_id,
@@ -144,6 +149,7 @@ def plan_open(
     request: dict[str, Any] = {
         "rule": info.rule,
         "jurisdiction": city.key,
+        "jurisdiction_facts": calendar.place,
         "calendar_snapshot": calendar.layers,
         "facts": dict(info.facts),
         "events": [],

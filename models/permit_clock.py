@@ -76,6 +76,9 @@ class PermitCalendar:
     layers: dict[str, Any] = field(default_factory=dict)
     fingerprint: str = ""
     rule_version: str = ""
+    # The city's state, permit pack and local facts (PermitJurisdiction.to_dict), frozen
+    # at opening; empty (clocks opened before): the jurisdiction file's.
+    place: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

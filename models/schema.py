@@ -500,3 +500,28 @@ class ReadinessProbe(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- Jurisdictions an administrator manages (issue 29): every change is a new version,
+# effective from a date and kept with who made it and why; the shipped files are the
+# defaults until a city has a version here.
+
+
+class JurisdictionVersion(Base):
+    """One version of a jurisdiction's document (the same JSON a jurisdiction file holds),
+    effective from a date; never updated or deleted (the audit of every change)."""
+
+    __tablename__ = "jurisdiction_versions"
+    __table_args__ = (UniqueConstraint("jurisdiction", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    jurisdiction: Mapped[str] = mapped_column(String(100), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    effective_from: Mapped[str] = mapped_column(String(10))
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    changed: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    actor: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    # An audited rebase: a past closure may move running clocks' dates.
+    rebase: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

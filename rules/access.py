@@ -69,6 +69,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "link.create": ("project_manager", "planning_manager", "admin"),
     "link.revoke": ("project_manager", "planning_manager", "admin"),
     "admin.calendar": ("admin",),
+    "admin.jurisdictions": ("admin",),
     "admin.users": ("admin",),
     "admin.rules": ("admin",),
     # Bringing a department's existing caseload in (docs/onboarding.md).
@@ -151,6 +152,7 @@ _DESCRIPTIONS = {
     "link.create": "create an applicant link",
     "link.revoke": "revoke an applicant link",
     "admin.calendar": "change the jurisdiction calendar",
+    "admin.jurisdictions": "set up or change a jurisdiction",
     "admin.users": "manage users",
     "admin.rules": "see the law watch (provisional, stale and pending rules)",
     "admin.import": "import the existing caseload",

@@ -84,6 +84,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         calendar,
         caseload,
         dashboard,
+        jurisdictions,
         oidc,
         permit_clocks,
         portal,
@@ -97,7 +98,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     # resolutions before projects: "/projects/import" is not a project id
     for module in (auth, oidc, dashboard, shot_clocks, resolutions, projects, records, admin):
         app.include_router(module.router, include_in_schema=False)
-    for module in (portal, calendar, permit_clocks, tokens, caseload):
+    for module in (portal, calendar, permit_clocks, tokens, caseload, jurisdictions):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 

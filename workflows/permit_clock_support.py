@@ -164,6 +164,7 @@ class PermitClockState(common.Timeline[PermitEvent]):
         return {
             "rule": self.info.rule,
             "jurisdiction": cal.jurisdiction,
+            **({"jurisdiction_facts": cal.place} if cal.place else {}),
             **({"calendar_snapshot": cal.layers} if cal.layers else {}),
             "facts": dict(self.info.facts),
             "events": [e.to_contract() for e in events],

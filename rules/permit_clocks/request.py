@@ -19,13 +19,21 @@ from rules.kernel.calendars import CalendarLayers
 from rules.kernel.holidays import HolidayDataError
 from rules.kernel.input import Item, TimelineError, parse_date, parse_items
 from rules.permit_clocks.calendar import PermitCalendar
-from rules.permit_clocks.jurisdictions import base_layers, permit_calendar, permit_jurisdiction
+from rules.permit_clocks.jurisdictions import (
+    base_layers,
+    permit_calendar,
+    permit_jurisdiction,
+    place_from_dict,
+)
 from rules.permit_clocks.packs import PERMIT_PACKS, PERMIT_RULES, Rule, rules_of
 
 TOP_LEVEL_FIELDS = frozenset(
     {
         "rule",
         "jurisdiction",
+        # A city an administrator made: its state, permit pack and local facts as frozen
+        # when the clock opened (the files do not know it).
+        "jurisdiction_facts",
         "calendar",
         "calendar_snapshot",
         "facts",
@@ -380,7 +388,7 @@ def parse_request(raw: Any) -> PermitRequest:
     # A clock opened under an earlier pack version keeps its rules until rebased.
     rule = rules_of(version)[rule_id]
     key = raw.get("jurisdiction")
-    defaults = _local_fact_defaults(rule, key)
+    defaults = _local_fact_defaults(rule, key, raw.get("jurisdiction_facts"))
     calendar = _request_calendar(raw, key, PERMIT_PACKS[rule.pack].state)
     facts = parse_facts(rule, raw.get("facts"), defaults)
     events = _events(raw.get("events", []), rule)
@@ -403,13 +411,15 @@ def parse_request(raw: Any) -> PermitRequest:
     )
 
 
-def _local_fact_defaults(rule: Rule, key: Any) -> Mapping[str, Mapping[str, Any]]:
-    """The jurisdiction's local pack's fact defaults, once the rule is one that
-    jurisdiction applies (its own local pack, its state's law)."""
+def _local_fact_defaults(
+    rule: Rule, key: Any, inline: Any = None
+) -> Mapping[str, Mapping[str, Any]]:
+    """The jurisdiction's local pack's fact defaults under the city's own local facts,
+    once the rule is one that jurisdiction applies (its own local pack, its state's law)."""
     if key is None:
         return {}
     try:
-        place = permit_jurisdiction(key)
+        place = permit_jurisdiction(key) if inline is None else place_from_dict(str(key), inline)
     except ValueError as err:
         raise PermitClockError(f"jurisdiction: {err}") from None
     pack = PERMIT_PACKS[rule.pack]
@@ -420,9 +430,10 @@ def _local_fact_defaults(rule: Rule, key: Any) -> Mapping[str, Mapping[str, Any]
         )
     if pack.state is not None and place.state is not None and pack.state != place.state:
         raise PermitClockError(f"rule: {rule.id} is {pack.state} law; {key!r} is in {place.state}")
-    if place.permit_pack is not None:
-        return PERMIT_PACKS[place.permit_pack].fact_defaults
-    return {}
+    defaults = dict(PERMIT_PACKS[place.permit_pack].fact_defaults) if place.permit_pack else {}
+    for rule_id, facts in place.fact_defaults.items():
+        defaults[rule_id] = {**defaults.get(rule_id, {}), **facts}
+    return defaults
 
 
 def _request_calendar(raw: Mapping[str, Any], key: Any, state: Any) -> PermitCalendar:

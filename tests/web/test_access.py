@@ -41,6 +41,7 @@ EXPECTED = {
     "admin.users": {"admin"},
     "admin.rules": {"admin"},
     "admin.import": {"admin"},
+    "admin.jurisdictions": {"admin"},
     "account.tokens": set(STAFF_ROLES),
     "read": set(STAFF_ROLES),
 }

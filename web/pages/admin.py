@@ -16,7 +16,6 @@ from rules.access import STAFF_ROLES, require
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.calendars import ALL, CONSERVATIVE
 from rules.kernel.input import TimelineError, parse_date
-from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.law_watch import law_watch
 from web.auth.accounts import AccountError
 from web.context import ctx_of, redirect_with_flash, render
@@ -26,10 +25,11 @@ router = APIRouter()
 
 
 def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
-    if key not in JURISDICTIONS:
-        raise HTTPException(404, f"There is no jurisdiction {key!r}.")
-    city = JURISDICTIONS[key]
     ctx = ctx_of(request)
+    cities = ctx.actions.cities.all()
+    if key not in cities:
+        raise HTTPException(404, f"There is no jurisdiction {key!r}.")
+    city = cities[key]
     with ctx.sessions() as db:
         added = list(
             db.scalars(
@@ -58,7 +58,7 @@ def _calendar_context(request: Request, key: str, year: int) -> dict[str, Any]:
         "layers": layers.layers,
         "jurisdiction_key": key,
         "city": city,
-        "cities": JURISDICTIONS,
+        "cities": cities,
         "year": year,
         "days": days,
         "added": added,
@@ -96,7 +96,7 @@ async def add_closure(request: Request) -> Response:
     key = form.get("jurisdiction") or ctx.actions.city().key
     day = form.get("date", "").strip()
     try:
-        if key not in JURISDICTIONS:
+        if key not in ctx.actions.cities.all():
             raise ActionFailed(f"there is no jurisdiction {key!r}", 400)
         try:
             parse_date(day, "date")
@@ -115,7 +115,7 @@ async def add_closure(request: Request) -> Response:
             session=session,
             flash=("error", f"Refused: {err.message}"),
             **_calendar_context(
-                request, key if key in JURISDICTIONS else ctx.actions.city().key, year
+                request, key if key in ctx.actions.cities.all() else ctx.actions.city().key, year
             ),
         )
     changed = outcome.changed

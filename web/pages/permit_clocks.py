@@ -15,12 +15,12 @@ from actions.permit_clock_requests import OpenPermitClock, RecordPermitEvent
 from models.schema import PermitClockRow
 from rules.access import require
 from rules.kernel.citations import citation_title
-from rules.kernel.jurisdictions import JURISDICTIONS
 from rules.permit_clocks import rule_catalog
 from rules.permit_clocks.packs import PERMIT_RULES
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
 from web.queries.deadlines import deadlines, permit_deadline
+from web.queries.jurisdictions import jurisdiction_options
 from web.queries.permit_clocks import permit_clock_page
 
 router = APIRouter()
@@ -190,7 +190,7 @@ def _open_form(
         rules=rule_choices(),
         rule_facts=rule_facts(str((values or {}).get("rule") or "")),
         start_events=start_events(str((values or {}).get("rule") or "")),
-        jurisdiction_options=[(key, JURISDICTIONS[key].name) for key in sorted(JURISDICTIONS)],
+        jurisdiction_options=jurisdiction_options(ctx.actions),
     )
 
 

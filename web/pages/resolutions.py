@@ -18,9 +18,9 @@ from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
 from rules.conditions.onboarding import milestone_keys
 from rules.conditions.time_limits import COMPACT_FORM, compact, describe
-from rules.kernel.jurisdictions import JURISDICTIONS
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
+from web.queries.jurisdictions import jurisdiction_options
 from web.uploads.resolution_import import ImportJob, changed_corrections, read_upload
 
 router = APIRouter()
@@ -69,10 +69,7 @@ def _review_values(
         "milestones": milestone_keys(),
         "kinds": KINDS,
         "departments": DEPARTMENTS,
-        "jurisdiction_options": [
-            (k, JURISDICTIONS[k].name)
-            for k in ([k for k in JURISDICTIONS if k != "federal"] or list(JURISDICTIONS))
-        ],
+        "jurisdiction_options": jurisdiction_options(ctx_of(request).actions, cities_only=True),
         "default_jurisdiction": ctx_of(request).actions.city("").key,
         "compact_form": COMPACT_FORM,
         "form": form or {},

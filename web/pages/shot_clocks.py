@@ -84,8 +84,8 @@ def _open_page(
     flash: tuple[str, str] | None = None,
     status: int = 200,
 ) -> HTMLResponse:
-    from rules.kernel.jurisdictions import JURISDICTIONS
     from rules.shot_clock.packs import rule_pack
+    from web.queries.jurisdictions import jurisdiction_options
 
     ctx = ctx_of(request)
     city = ctx.actions.city((values or {}).get("jurisdiction", ""))
@@ -103,9 +103,7 @@ def _open_page(
         flash=flash,
         values={**{k: "" for k in OPEN_FIELDS}, **defaults, **(values or {})},
         city=city,
-        jurisdiction_options=[
-            (j.key, j.name) for j in sorted(JURISDICTIONS.values(), key=lambda j: j.name)
-        ],
+        jurisdiction_options=jurisdiction_options(ctx.actions),
         category_options=[
             (key, f"{c.label} ({c.days} days)")
             for key, c in rule_pack(city.rule_pack).categories.items()
