@@ -16,8 +16,9 @@ import pendulum
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from actions.errors import bad
+from actions.errors import ActionFailed, bad
 from models.schema import JurisdictionVersion
+from models.scope import current_scope, in_scope, scoped
 from rules.kernel.jurisdictions import (
     JURISDICTIONS,
     Jurisdiction,
@@ -47,6 +48,11 @@ class Cities:
     def get(self, key: str = "", on: date | None = None) -> Jurisdiction:
         """A jurisdiction by key (in effect ``on``, default today in the city); empty:
         the deployment's default (a setting)."""
+        if key and not in_scope(key):
+            # Another city's jurisdiction is not revealed to this request's user.
+            raise ActionFailed(f"jurisdiction: there is no jurisdiction {key!r}", 404)
+        if not key:
+            key = self._scoped_default()
         try:
             shipped = jurisdiction(key) if key else default_jurisdiction(self.default_key)
         except ValueError as err:
@@ -60,9 +66,19 @@ class Cities:
             raise bad(f"jurisdiction: {key!r} has no version in effect yet")
         return shipped
 
+    def _scoped_default(self) -> str:
+        """'' (the deployment's default), or for a user who does not work there, the first
+        of their cities."""
+        scope = current_scope()
+        if scope is None or not scope:
+            return ""
+        default = self.default_key or default_jurisdiction().key
+        return "" if default in scope else sorted(scope)[0]
+
     def all(self) -> Mapping[str, Jurisdiction]:
-        """Every jurisdiction, shipped and administered, as in effect today; by name."""
-        keys = set(JURISDICTIONS) | set(self.versions())
+        """Every jurisdiction the request may see (models/scope.py), shipped and
+        administered, as in effect today; by name."""
+        keys = {k for k in set(JURISDICTIONS) | set(self.versions()) if in_scope(k)}
         found = {k: self.get(k) for k in keys if self._has_current(k)}
         return dict(sorted(found.items(), key=lambda kv: kv[1].name))
 
@@ -82,7 +98,8 @@ class Cities:
         """Every saved version by key; re-read only when a newer one was saved."""
         if self.sessions is None:
             return {}
-        with self.sessions() as session:
+        # Read whole (with no request scope): which of them a request sees is decided above.
+        with scoped(None), self.sessions() as session:
             newest = session.scalar(select(func.max(JurisdictionVersion.id))) or 0
             if newest == self._cache.newest:
                 return self._cache.versions

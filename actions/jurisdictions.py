@@ -23,7 +23,7 @@ from actions.cities import Cities
 from actions.errors import ActionFailed, bad
 from actions.shot_clock_requests import RebaseShotClock
 from actions.shot_clocks import ShotClockActions
-from models.schema import Application, JurisdictionVersion
+from models.schema import Application, JurisdictionVersion, User, UserJurisdiction
 from rules.access import Principal, require
 from rules.kernel.jurisdictions import JURISDICTIONS, Jurisdiction, JurisdictionError
 from rules.kernel.jurisdictions import parse_jurisdiction as parse_document
@@ -123,6 +123,7 @@ class JurisdictionActions:
         if before is not None and not rebase:
             _refuse_past_closures(before, city, today)
         changed = _changed(before, city)
+        home = self.cities.get().key  # the requester's city until now
         if before is not None and not changed:
             raise ActionFailed(f"{city.key}: nothing changed; no version was saved", 409)
         with self.sessions.begin() as session:
@@ -145,6 +146,8 @@ class JurisdictionActions:
                     created_at=datetime.now(UTC),
                 )
             )
+            if before is None:
+                _administer(session, who, city.key, home)
         saved = Saved(city.key, version, effective.isoformat(), changed)
         if rebase and effective <= today:
             saved = await self._rebase_running(who, saved, reason)
@@ -176,6 +179,27 @@ class JurisdictionActions:
             except ActionFailed as err:
                 refused.append(f"{app_id}: {err.message}")
         return Saved(saved.key, saved.version, saved.effective_from, saved.changed, done, refused)
+
+
+def _administer(session: Session, who: Principal, key: str, default_key: str) -> None:
+    """Whoever sets up a city administers it (and so sees it): a role there, beside the
+    roles they hold in other cities. A user with no roles yet keeps their default city."""
+    user = session.scalar(select(User).where(User.email == who.email))
+    if user is None:
+        return
+    held = session.scalars(
+        select(UserJurisdiction.jurisdiction).where(UserJurisdiction.user_id == user.id)
+    ).all()
+    if not held and default_key:
+        session.add(
+            UserJurisdiction(
+                user_id=user.id,
+                jurisdiction=default_key,
+                role=user.role,
+                department=user.department,
+            )
+        )
+    session.add(UserJurisdiction(user_id=user.id, jurisdiction=key, role="admin", department=""))
 
 
 def _effective_from(value: str, today: date) -> date:

@@ -525,3 +525,18 @@ class JurisdictionVersion(Base):
     # An audited rebase: a past closure may move running clocks' dates.
     rebase: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class UserJurisdiction(Base):
+    """A staff user's role in one jurisdiction: a person may hold different roles in
+    different cities, and a contract firm's manager may hold one in several. A user with
+    none works in the deployment's default jurisdiction with their own role."""
+
+    __tablename__ = "user_jurisdictions"
+    __table_args__ = (UniqueConstraint("user_id", "jurisdiction"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    jurisdiction: Mapped[str] = mapped_column(String(100), index=True)
+    role: Mapped[str] = mapped_column(String(40))
+    department: Mapped[str] = mapped_column(String(40), default="")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import (
     FileResponse,
@@ -33,7 +33,13 @@ from web.auth.login_throttle import LoginThrottle
 from web.auth.oidc import OidcConfig, OidcLogin
 from web.auth.security import Signer
 from web.context import STATIC_DIR, AppContext, ctx_of, template_environment
-from web.deps import CsrfRefused, LoginRequired, ScopeRefused, optional_session
+from web.deps import (
+    CsrfRefused,
+    LoginRequired,
+    ScopeRefused,
+    jurisdiction_scope,
+    optional_session,
+)
 from web.middleware.body_limit import BodyLimit
 from web.middleware.headers import refuse_nul_in_url, security_headers
 from web.middleware.idempotency import Idempotency
@@ -70,6 +76,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         docs_url=None,  # served below from the pinned swagger-ui-bundle: no CDN
         redoc_url=None,
         openapi_url="/openapi.json",
+        # Every request is scoped to the requester's jurisdictions (web/deps.py).
+        dependencies=[Depends(jurisdiction_scope)],
     )
     app.state.ctx = ctx
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")

@@ -5,12 +5,15 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from fastapi import Request
+from fastapi import HTTPException, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from models.scope import set_role_here, set_scope
 from rules.access import Principal
 from web.auth.accounts import CurrentUser, SessionInfo
 from web.context import SESSION_COOKIE, ctx_of
+from web.queries.scope import Roles, object_cities, roles_of
 
 
 class LoginRequired(Exception):
@@ -40,8 +43,14 @@ class CsrfRefused(Exception):
 
 
 def optional_session(request: Request) -> SessionInfo | None:
+    # Looked up once per request (the scope dependency and the route both ask).
+    if hasattr(request.state, "clearance_session"):
+        found: SessionInfo | None = request.state.clearance_session
+        return found
     token = request.cookies.get(SESSION_COOKIE, "")
-    return ctx_of(request).accounts.session_for(token) if token else None
+    found = ctx_of(request).accounts.session_for(token) if token else None
+    request.state.clearance_session = found
+    return found
 
 
 def staff_session(request: Request) -> SessionInfo:
@@ -96,3 +105,50 @@ def _reads_only(request: Request) -> bool:
 
 def principal(user: CurrentUser) -> Principal:
     return user.principal
+
+
+# -- jurisdictions: the one place a request is scoped to the requester's cities ------------
+
+
+def _requester(request: Request) -> CurrentUser | None:
+    """The staff user a request comes from, if any: a bearer token, the session cookie, or
+    a calendar feed's token. Refusals are left to the route."""
+    ctx = ctx_of(request)
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return ctx.accounts.use_api_token(header[7:].strip()).user
+    session = optional_session(request)
+    if session is not None:
+        return session.user
+    token = request.path_params.get("token")
+    if token and request.url.path.startswith("/calendar/"):
+        return ctx.accounts.user_for_calendar_token(str(token))
+    return None
+
+
+def _scope_of(request: Request) -> tuple[Roles, list[tuple[str, tuple[str, ...]]], int] | None:
+    user = _requester(request)
+    if user is None:
+        return None
+    ctx = ctx_of(request)
+    roles = roles_of(ctx.sessions, user.id, ctx.actions.city().key)
+    return roles, object_cities(ctx.sessions, request.path_params), user.id
+
+
+async def jurisdiction_scope(request: Request) -> None:
+    """Every route's first dependency (web/app.py): the requester's cities become the
+    scope of every read-model query (models/scope.py); a path naming another city's
+    object is refused with 404; about an object, the requester's role is their role in
+    its city."""
+    found = await run_in_threadpool(_scope_of, request)
+    if found is None:
+        return
+    roles, objects, user_id = found
+    set_scope(roles)
+    for _name, cities in objects:
+        mine = [key for key in cities if key in roles]
+        if not mine:
+            # As if it did not exist: another city's objects are not even confirmed.
+            raise HTTPException(404, "There is no such record.")
+        role, department = roles[mine[0]]
+        set_role_here(user_id, role, department)

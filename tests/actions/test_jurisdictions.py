@@ -93,7 +93,8 @@ def test_a_shipped_city_edited_here_gets_version_2_over_its_file(actions: Action
         ({"time_zone": "Pacific/Sebastopol"}, "time_zone: 'Pacific/Sebastopol' is not a time zone"),
         (
             {"fact_defaults": {"ca_tentative_map_expiry": {"ordinance_months": 18}}},
-            "fact_defaults.ca_tentative_map_expiry.ordinance_months: give a whole number from 0 to 12",
+            "fact_defaults.ca_tentative_map_expiry.ordinance_months: give a whole number "
+            "from 0 to 12",
         ),
         (
             {"fact_defaults": {"cotati_ltp_term": {"months": 3}}},

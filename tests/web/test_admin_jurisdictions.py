@@ -131,7 +131,10 @@ def test_other_staff_are_refused_and_an_unknown_city_is_not_found(
     with standalone_client(settings) as client:
         log_in(client, PLANNER)
         assert client.get("/admin/jurisdictions").status_code == 403
-        assert client.get("/admin/jurisdictions/sebastopol").status_code == 403
+        assert client.get("/admin/jurisdictions/cotati").status_code == 403
+        # Another city's: as if it did not exist (the planner works in Cotati only).
+        assert client.get("/admin/jurisdictions/sebastopol").status_code == 404
+        assert 'value="sebastopol"' not in client.get("/permits/new").text
 
 
 def test_the_calendar_page_shows_the_new_citys_holidays(admin: TestClient) -> None:

@@ -23,6 +23,7 @@ from models.schema import (
     User,
     WebSession,
 )
+from models.scope import role_here
 from rules.access import STAFF_ROLES, Principal
 from rules.conditions.lifecycle import DEPARTMENTS
 from web.auth.passwords import WeakPassword, check_password
@@ -57,6 +58,11 @@ class CurrentUser:
 
     @property
     def principal(self) -> Principal:
+        """Who is asking; about an object of a city where the user holds another role,
+        with that role (models/scope.py, set by web.deps.jurisdiction_scope)."""
+        here = role_here(self.id)
+        if here is not None:
+            return Principal(self.email, *here)
         return Principal(self.email, self.role, self.department)
 
 
