@@ -199,7 +199,10 @@ def _administer(session: Session, who: Principal, key: str, default_key: str) ->
                 department=user.department,
             )
         )
-    session.add(UserJurisdiction(user_id=user.id, jurisdiction=key, role="admin", department=""))
+    if key not in held:
+        session.add(
+            UserJurisdiction(user_id=user.id, jurisdiction=key, role="admin", department="")
+        )
 
 
 def _effective_from(value: str, today: date) -> date:

@@ -131,8 +131,9 @@ def _scope_of(request: Request) -> tuple[Roles, list[tuple[str, tuple[str, ...]]
     if user is None:
         return None
     ctx = ctx_of(request)
-    roles = roles_of(ctx.sessions, user.id, ctx.actions.city().key)
-    return roles, object_cities(ctx.sessions, request.path_params), user.id
+    default_key = ctx.actions.city().key
+    roles = roles_of(ctx.sessions, user.id, default_key)
+    return roles, object_cities(ctx.sessions, request.path_params, default_key), user.id
 
 
 async def jurisdiction_scope(request: Request) -> None:

@@ -81,6 +81,14 @@ GUARDS: dict[tuple[str, str], str] = {
     ("GET", "/admin/calendar"): "read",
     ("POST", "/admin/calendar/closures"): "admin.calendar",
     ("GET", "/admin/users"): "admin.users",
+    ("GET", "/admin/jurisdictions"): "admin.jurisdictions",
+    ("POST", "/admin/users/{user_id}/jurisdictions"): "admin.users",
+    ("GET", "/admin/jurisdictions/new"): "admin.jurisdictions",
+    ("POST", "/admin/jurisdictions/new"): "admin.jurisdictions",
+    ("POST", "/admin/jurisdictions/import"): "admin.jurisdictions",
+    ("GET", "/admin/jurisdictions/{key}"): "admin.jurisdictions",
+    ("POST", "/admin/jurisdictions/{key}"): "admin.jurisdictions",
+    ("GET", "/admin/jurisdictions/{key}/export"): "admin.jurisdictions",
     ("POST", "/admin/users"): "admin.users",
     ("POST", "/admin/users/{user_id}/disable"): "admin.users",
     ("GET", "/admin/rules"): "admin.rules",
@@ -350,7 +358,13 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
 
 # Actions with no API endpoint of their own: admin pages (covered by the page matrix) and
 # each user's own tokens (every staff role may: tests/cli/test_tokens.py).
-PAGE_ONLY = {"admin.calendar", "admin.users", "admin.rules", "account.tokens"}
+PAGE_ONLY = {
+    "admin.calendar",
+    "admin.users",
+    "admin.rules",
+    "admin.jurisdictions",
+    "account.tokens",
+}
 
 
 def test_every_action_is_exercised(targets: dict[str, str]) -> None:

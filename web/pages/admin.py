@@ -20,6 +20,7 @@ from rules.law_watch import law_watch
 from web.auth.accounts import AccountError
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
+from web.queries.scope import grant, held_roles
 
 router = APIRouter()
 
@@ -160,13 +161,19 @@ def _users_page(
     request: Request, session: Any, status: int = 200, flash: Any = None
 ) -> HTMLResponse:
     ctx = ctx_of(request)
+    cities = ctx.actions.cities.all()
+    default_key = ctx.actions.cities.default_key or ctx.actions.city().key
+    held = held_roles(ctx.sessions, default_key)
     return render(
         request,
         "admin_users.html.j2",
         status=status,
         session=session,
         flash=flash,
-        users=ctx.accounts.list_users(),
+        # The users of the administrator's cities, each with their role in each of them.
+        users=[u for u in ctx.accounts.list_users() if set(held.get(u.id, {})) & set(cities)],
+        held=held,
+        cities=cities,
         roles=STAFF_ROLES,
         departments=DEPARTMENTS,
     )
@@ -194,7 +201,39 @@ async def add_user(request: Request) -> Response:
         )
     except AccountError as err:
         return _users_page(request, session, 400, ("error", f"Not added: {err}"))
-    return redirect_with_flash(request, "/admin/users", "ok", f"Added {user.email} ({user.role}).")
+    ctx = ctx_of(request)
+    key = ctx.actions.city(form.get("jurisdiction", "")).key
+    grant(ctx.sessions, user.id, key, user.role, user.department)
+    return redirect_with_flash(
+        request, "/admin/users", "ok", f"Added {user.email} ({user.role} in {key})."
+    )
+
+
+@router.post("/admin/users/{user_id}/jurisdictions")
+async def give_role(request: Request, user_id: int) -> Response:
+    """Give a user a role in one of the administrator's cities (a person may hold
+    different roles in different cities)."""
+    session = staff_session(request)
+    form = form_dict(await checked_form(request, session))
+    require(session.user.principal, "admin.users")
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        user = db.get(User, user_id)
+    if user is None:
+        raise HTTPException(404, "There is no such user.")
+    key = ctx.actions.city(form.get("jurisdiction", "")).key
+    role = form.get("role", "")
+    if role not in STAFF_ROLES:
+        return _users_page(request, session, 400, ("error", f"role: {role!r} is not a role"))
+    department = form.get("department", "")
+    if department and department not in DEPARTMENTS:
+        return _users_page(
+            request, session, 400, ("error", f"department: {department!r} is not a department")
+        )
+    grant(ctx.sessions, user.id, key, role, department)
+    return redirect_with_flash(
+        request, "/admin/users", "ok", f"{user.email} is now {role} in {key}."
+    )
 
 
 @router.post("/admin/users/import")

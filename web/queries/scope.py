@@ -41,6 +41,21 @@ def roles_of(sessions: sessionmaker[Session], user_id: int, default_key: str) ->
     return {default_key: (user.role, user.department or "")} if user else {}
 
 
+def held_roles(sessions: sessionmaker[Session], default_key: str) -> dict[int, dict[str, str]]:
+    """Every user's role in each city (a user with none: their role in the default)."""
+    with scoped(None), sessions() as session:
+        users = session.execute(select(User.id, User.role)).all()
+        rows = session.execute(
+            select(UserJurisdiction.user_id, UserJurisdiction.jurisdiction, UserJurisdiction.role)
+        ).all()
+    held: dict[int, dict[str, str]] = {}
+    for user_id, key, role in rows:
+        held.setdefault(user_id, {})[key] = role
+    for user_id, role in users:
+        held.setdefault(user_id, {default_key: role})
+    return held
+
+
 def grant(
     sessions: sessionmaker[Session], user_id: int, key: str, role: str, department: str = ""
 ) -> None:
@@ -99,14 +114,17 @@ def _notice(session: Session, value: str) -> str | None:
     return None
 
 
+DEFAULT_CITY = ""  # stands for the deployment's default jurisdiction
+
+
 def _user(session: Session, value: str) -> str | tuple[str, ...] | None:
-    """A user belongs to every city they hold a role in."""
-    if not value.isdigit():
+    """A user belongs to every city they hold a role in (none: the default city)."""
+    if not value.isdigit() or session.get(User, int(value)) is None:
         return None
     keys = session.scalars(
         select(UserJurisdiction.jurisdiction).where(UserJurisdiction.user_id == int(value))
     ).all()
-    return tuple(keys) or None
+    return tuple(keys) or DEFAULT_CITY
 
 
 # A path parameter naming an object of a city -> the city (or cities) it belongs to.
@@ -137,7 +155,7 @@ NOT_OBJECTS: dict[str, str] = {
 
 
 def object_cities(
-    sessions: sessionmaker[Session], params: Mapping[str, str]
+    sessions: sessionmaker[Session], params: Mapping[str, str], default_key: str
 ) -> list[tuple[str, tuple[str, ...]]]:
     """(parameter, the cities of the object it names) for each path parameter that names
     an existing object; read with no scope, so an object of another city is found."""
@@ -148,6 +166,8 @@ def object_cities(
     with scoped(None), sessions() as session:
         for name, value in wanted:
             owner = OWNERS[name](session, str(value))
+            if owner == DEFAULT_CITY:
+                owner = default_key
             if owner is not None:
                 found.append((name, (owner,) if isinstance(owner, str) else owner))
     return found
