@@ -25,7 +25,7 @@ def holiday_cotati_works(today: date) -> date:
     """A weekday 40-80 days on that is a business day in Cotati under every reading, as
     is the day after: the new city's holiday is put on it."""
     cotati = jurisdiction("cotati").calendar_layers().calendar(ALL)
-    day = today + timedelta(days=40)
+    day = date(today.year, today.month, today.day) + timedelta(days=40)
     while not (cotati.is_business_day(day) and cotati.is_business_day(day + timedelta(days=1))):
         day += timedelta(days=1)
     return day
