@@ -120,7 +120,7 @@ class JurisdictionActions:
         reason = str(reason or "").strip()
         if rebase and not reason:
             raise bad("reason: an audited rebase says why running clocks' dates may move")
-        if before is not None and not rebase:
+        if before is not None and not rebase and self._running(city.key):
             _refuse_past_closures(before, city, today)
         changed = _changed(before, city)
         home = self.cities.get().key  # the requester's city until now
@@ -152,6 +152,21 @@ class JurisdictionActions:
         if rebase and effective <= today:
             saved = await self._rebase_running(who, saved, reason)
         return saved
+
+    def _running(self, key: str) -> bool:
+        """Whether any clock of the city still runs (a past closure would move it)."""
+        from actions.shot_clocks import open_permit_clocks
+        from rules.shot_clock.outcomes import TERMINAL_STATUSES
+
+        with self.sessions() as session:
+            shot = session.scalar(
+                select(Application.application_id)
+                .where(
+                    Application.jurisdiction == key, Application.status.not_in(TERMINAL_STATUSES)
+                )
+                .limit(1)
+            )
+            return shot is not None or bool(open_permit_clocks(session, key))
 
     async def _rebase_running(self, who: Principal, saved: Saved, reason: str) -> Saved:
         """The audited rebase: every running shot clock of the city takes the new version

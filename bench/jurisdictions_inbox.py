@@ -195,6 +195,9 @@ def main() -> None:
             timings, seconds, load = asyncio.run(
                 drive(server.base_url, people, owner, args.requests, tuple(args.think))
             )
+        except SystemExit:
+            print(server.log.read_text(encoding="utf-8", errors="replace")[-6000:])
+            raise
         finally:
             server.stop()
     result = PageResult(

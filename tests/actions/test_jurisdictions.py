@@ -114,6 +114,7 @@ def test_a_bad_edit_is_refused_naming_the_field_and_nothing_is_stored(
 
 def test_a_closure_in_the_past_needs_an_audited_rebase(actions: Actions) -> None:
     save(actions, sample(), new=True)
+    running_clock(actions, "sebastopol")
     past = (TODAY - timedelta(days=3)).isoformat()
     future = (TODAY + timedelta(days=20)).isoformat()
     with pytest.raises(
@@ -128,10 +129,37 @@ def test_a_closure_in_the_past_needs_an_audited_rebase(actions: Actions) -> None
     saved = save(
         actions, {**sample(), "local_closures": [past, future]}, rebase=True, reason="storm day"
     )
-    assert saved.rebased == [] and saved.rebase_refused == []  # no clock is running there
+    # The running clock is sent the rebase (no Temporal server here, so it is refused and
+    # said so; the version stands, and the clock is rebased again from its page).
+    assert saved.rebased == []
+    assert saved.rebase_refused[0].startswith("RUN-1: cannot reach the Temporal server")
     assert actions.jurisdictions.history(ADMIN, "sebastopol")[0].rebase is True
     with pytest.raises(ActionFailed, match="^effective_from: .* is in the past"):
         save(actions, sample(), effective_from=(TODAY - timedelta(days=1)).isoformat())
+
+
+def running_clock(actions: Actions, key: str) -> None:
+    from datetime import UTC, datetime
+
+    from models.schema import Application
+
+    now = datetime.now(UTC)
+    with actions.sessions.begin() as session:
+        session.add(
+            Application(
+                application_id="RUN-1", workflow_id="w", jurisdiction=key, state="CA",
+                category="macro_collocation", status="running", clock={},
+                created_at=now, updated_at=now,
+            )
+        )  # fmt: skip
+
+
+def test_with_no_clock_running_a_past_closure_moves_nothing_and_is_taken(
+    actions: Actions,
+) -> None:
+    save(actions, sample(), new=True)
+    past = (TODAY - timedelta(days=3)).isoformat()
+    assert save(actions, {**sample(), "local_closures": [past]}).changed == ["local_closures"]
 
 
 def test_a_city_exports_and_imports_as_one_file_byte_for_byte(
