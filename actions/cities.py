@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -30,6 +31,12 @@ from rules.kernel.jurisdictions import (
 
 # (effective from, version, the jurisdiction) per key, oldest first.
 Versions = dict[str, list[tuple[str, int, Jurisdiction]]]
+
+
+# Set for the rest of a web request once its versions were checked (Cities.hold): the
+# request's many later calls, some made while a query holds a connection, use that copy
+# instead of taking a second connection each.
+_HELD: ContextVar[bool] = ContextVar("clearance_cities_held", default=False)
 
 
 @dataclass
@@ -94,10 +101,18 @@ class Cities:
         current = [j for effective, _, j in history if effective <= day]
         return current[-1] if current else None
 
-    def versions(self) -> Versions:
-        """Every saved version by key; re-read only when a newer one was saved."""
+    def hold(self) -> None:
+        """For the rest of this request, use the versions as now checked."""
+        self.versions()
+        _HELD.set(True)
+
+    def versions(self, fresh: bool = False) -> Versions:
+        """Every saved version by key; re-read only when a newer one was saved (checked at
+        most once per web request, see `hold`; ``fresh``: check now, e.g. after a save)."""
         if self.sessions is None:
             return {}
+        if _HELD.get() and self._cache.newest >= 0 and not fresh:
+            return self._cache.versions
         # Read whole (with no request scope): which of them a request sees is decided above.
         with scoped(None), self.sessions() as session:
             newest = session.scalar(select(func.max(JurisdictionVersion.id))) or 0

@@ -148,6 +148,7 @@ class JurisdictionActions:
             )
             if before is None:
                 _administer(session, who, city.key, home)
+        self.cities.versions(fresh=True)  # this request goes on with the new version
         saved = Saved(city.key, version, effective.isoformat(), changed)
         if rebase and effective <= today:
             saved = await self._rebase_running(who, saved, reason)

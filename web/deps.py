@@ -142,6 +142,8 @@ async def jurisdiction_scope(request: Request) -> None:
     object is refused with 404; about an object, the requester's role is their role in
     its city."""
     found = await run_in_threadpool(_scope_of, request)
+    # The cities' versions were just checked (in _scope_of): the request keeps that copy.
+    ctx_of(request).actions.cities.hold()
     if found is None:
         return
     roles, objects, user_id = found
