@@ -107,6 +107,28 @@ def spread(url: str) -> dict[str, list[str]]:
     return people
 
 
+def query_ratio(url: str, people: dict[str, list[str]]) -> tuple[float, float]:
+    """The inbox's queries alone, in this process, one at a time: median ms unscoped (as a
+    single-city deployment runs them) and scoped to one city, over 20 runs each."""
+    from models.scope import scoped
+    from web.queries.inbox import inbox_for
+
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+    email, cities = next(iter(people.items()))
+    medians = []
+    for scope in (None, cities):
+        runs = []
+        for _ in range(20):
+            started = time.perf_counter()
+            with scoped(scope), sessions() as db:
+                inbox_for(db, "project_manager", email, "", datetime.now(UTC).date(), "UTC")
+            runs.append((time.perf_counter() - started) * 1000)
+        medians.append(sorted(runs)[len(runs) // 2])
+    engine.dispose()
+    return medians[0], medians[1]
+
+
 async def _login(client: httpx.AsyncClient, email: str) -> None:
     form = await client.get("/login")
     token = re.search(r'name="csrf_token" value="([^"]+)"', form.text)
@@ -190,6 +212,7 @@ def main() -> None:
             rows = session.execute(select(Application.application_id, Application.jurisdiction))
             owner: dict[str, str] = {str(a): str(j) for a, j in rows}
         engine.dispose()
+        unscoped_ms, scoped_ms = query_ratio(url, people)
         server = Server(url, data_dir)
         try:
             timings, seconds, load = asyncio.run(
@@ -230,6 +253,9 @@ def main() -> None:
             "",
             *run_and_data(when, load, info, report),
             f"- {len(timings):,} measured inboxes in {seconds:.0f} s",
+            f"- The inbox's queries alone, one at a time in one process (median of 20): "
+            f"{unscoped_ms:.1f} ms unscoped, {scoped_ms:.1f} ms scoped to one city "
+            f"({scoped_ms / unscoped_ms:.2f}x): what the scope itself costs",
             "",
             table([result], requests=True),
             "",

@@ -34,6 +34,7 @@ from settings import Settings
 from tests.rules.kernel.test_jurisdiction_documents import sample
 from tests.web.standalone import add_user, log_in, standalone_client, standalone_settings
 from tests.web.test_matrix import app_routes
+from web.auth.accounts import Accounts
 from web.queries.scope import NOT_OBJECTS, OWNERS, grant
 
 COTATI_PLANNER = "planner@cotati.example"
@@ -75,7 +76,8 @@ def cotati_rows(settings: Settings) -> dict[str, str]:
         s.add(
             Application(
                 application_id=COTATI["application_id"], workflow_id="w", jurisdiction="cotati",
-                state="CA", category="macro_collocation", status="running", clock={}, **common,
+                state="CA", category="macro_collocation", status="running", clock={},
+                shot_clock_date="2027-01-15", conservative_date="2027-01-15", **common,
             )
         )  # fmt: skip
         s.add(
@@ -145,6 +147,11 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient
         assert log_in(client, SEBASTOPOL_ADMIN).status_code == 303
         assert log_in(own, COTATI_PLANNER).status_code == 303
         client.own = own  # type: ignore[attr-defined]
+        accounts = Accounts(engine)
+        client.feeds = {  # type: ignore[attr-defined]
+            email: accounts.new_calendar_token(accounts.get_user(email).id)  # type: ignore[union-attr]
+            for email in (COTATI_PLANNER, SEBASTOPOL_ADMIN)
+        }
         yield client, ids
 
 
@@ -209,6 +216,15 @@ def test_lists_and_feeds_show_nothing_of_another_city(world: Any) -> None:
         response = client.get(url, follow_redirects=False)
         for marker in MARKERS:
             assert marker not in response.text, (path, marker)
+
+
+def test_a_calendar_feed_is_scoped(world: Any) -> None:
+    client, _ = world
+    own = client.get(f"/calendar/{client.feeds[COTATI_PLANNER]}.ics")
+    other = client.get(f"/calendar/{client.feeds[SEBASTOPOL_ADMIN]}.ics")
+    assert own.status_code == other.status_code == 200
+    assert "ISO-APP-1" in own.text
+    assert "ISO-APP-1" not in other.text
 
 
 def test_opening_in_another_city_is_refused_as_not_found(world: Any) -> None:
