@@ -114,15 +114,16 @@ def _requester(request: Request) -> CurrentUser | None:
     """The staff user a request comes from, if any: a bearer token, the session cookie, or
     a calendar feed's token. Refusals are left to the route."""
     ctx = ctx_of(request)
+    token = request.path_params.get("token")
+    if token and request.url.path.startswith("/calendar/"):
+        # A feed is its token's user's, whoever's browser fetches it.
+        return ctx.accounts.user_for_calendar_token(str(token))
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return ctx.accounts.use_api_token(header[7:].strip()).user
     session = optional_session(request)
     if session is not None:
         return session.user
-    token = request.path_params.get("token")
-    if token and request.url.path.startswith("/calendar/"):
-        return ctx.accounts.user_for_calendar_token(str(token))
     return None
 
 

@@ -22,6 +22,7 @@ from models.schema import (
     ApplicantLink,
     Application,
     AuditRow,
+    CaseloadImport,
     ConditionRow,
     EvidenceFile,
     Notice,
@@ -49,7 +50,7 @@ COTATI = {
     "notice_key": "iso:notice:1",
     "key": "cotati",
 }
-MARKERS = ("ISO-APP-1", "ISO-PRJ-1", "ISO-PMT-1", "isolink1", "iso:notice:1")
+MARKERS = ("ISO-APP-1", "ISO-PRJ-1", "ISO-PMT-1", "isolink1", "iso:notice:1", "ISO-RUN")
 # What fills the other parameters (an object inside the one named, or a format).
 FILL = {
     "number": "1",
@@ -125,8 +126,19 @@ def cotati_rows(settings: Settings) -> dict[str, str]:
             )
         )  # fmt: skip
         s.flush()
+        s.add(
+            CaseloadImport(
+                id="isorun1", kind="wireless", filename="ISO-RUN.csv", sha256="0" * 64,
+                content=b"", created_by=COTATI_PLANNER, created_at=NOW, state="previewed",
+            )
+        )  # fmt: skip
         planner = s.query(User).filter_by(email=COTATI_PLANNER).one()
-        return {**COTATI, "file_id": str(evidence.id), "user_id": str(planner.id)}
+        return {
+            **COTATI,
+            "file_id": str(evidence.id),
+            "user_id": str(planner.id),
+            "run_id": "isorun1",
+        }
 
 
 @pytest.fixture(scope="module")

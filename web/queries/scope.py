@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from models.schema import (
     ApplicantLink,
     Application,
+    CaseloadImport,
     EvidenceFile,
     Notice,
     PermitClockRow,
@@ -127,6 +128,15 @@ def _user(session: Session, value: str) -> str | tuple[str, ...] | None:
     return tuple(keys) or DEFAULT_CITY
 
 
+def _run(session: Session, value: str) -> str | tuple[str, ...] | None:
+    """A caseload import belongs to the cities of the administrator who made it."""
+    row = session.get(CaseloadImport, value)
+    if row is None:
+        return None
+    user = session.scalar(select(User.id).where(User.email == row.created_by))
+    return None if user is None else _user(session, str(user))
+
+
 # A path parameter naming an object of a city -> the city (or cities) it belongs to.
 OWNERS: dict[str, Callable[[Session, str], str | tuple[str, ...] | None]] = {
     "application_id": _application,
@@ -136,6 +146,7 @@ OWNERS: dict[str, Callable[[Session, str], str | tuple[str, ...] | None]] = {
     "file_id": _file,
     "notice_key": _notice,
     "user_id": _user,
+    "run_id": _run,
     "key": lambda _session, value: value,  # /admin/jurisdictions/{key}: the city itself
 }
 
