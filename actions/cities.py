@@ -17,7 +17,7 @@ import pendulum
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from actions.errors import ActionFailed, bad
+from actions.errors import bad
 from models.schema import JurisdictionVersion
 from models.scope import current_scope, in_scope, scoped
 from rules.kernel.jurisdictions import (
@@ -56,8 +56,9 @@ class Cities:
         """A jurisdiction by key (in effect ``on``, default today in the city); empty:
         the deployment's default (a setting)."""
         if key and not in_scope(key):
-            # Another city's jurisdiction is not revealed to this request's user.
-            raise ActionFailed(f"jurisdiction: there is no jurisdiction {key!r}", 404)
+            # Another city's jurisdiction is refused as an unknown one: not revealed.
+            known = ", ".join(sorted(current_scope() or ()))
+            raise bad(f"jurisdiction: unknown jurisdiction {key!r} (known: {known})")
         if not key:
             key = self._scoped_default()
         try:

@@ -239,7 +239,7 @@ def test_a_calendar_feed_is_scoped(world: Any) -> None:
     assert "ISO-APP-1" not in other.text
 
 
-def test_opening_in_another_city_is_refused_as_not_found(world: Any) -> None:
+def test_opening_in_another_city_is_refused_as_unknown(world: Any) -> None:
     client, _ = world
     page = client.get("/me")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
@@ -254,5 +254,8 @@ def test_opening_in_another_city_is_refused_as_not_found(world: Any) -> None:
         },
         headers={"X-CSRF-Token": token[1]},
     )
-    assert response.status_code == 404, response.text
-    assert response.json() == {"error": "jurisdiction: there is no jurisdiction 'cotati'"}
+    # Refused as an unknown jurisdiction would be: another city's is not revealed.
+    assert response.status_code == 400, response.text
+    assert response.json() == {
+        "error": "jurisdiction: unknown jurisdiction 'cotati' (known: sebastopol)"
+    }

@@ -19,7 +19,7 @@ import pytest
 from actions.errors import ActionFailed
 from actions.layer import Actions
 from actions.temporal import Gateway
-from models.database import make_engine
+from models.database import make_engine, session_factory
 from rules.kernel.jurisdictions import (
     JURISDICTIONS,
     add_jurisdictions,
@@ -29,6 +29,8 @@ from rules.kernel.jurisdictions import (
 from rules.shot_clock.engine import compute_json
 from settings import PROJECT_ROOT, Settings
 from tests.web.helpers import Browser
+from web.auth.accounts import Accounts
+from web.queries.scope import grant
 from web.views.present import human_date
 
 TEST_JURISDICTIONS = PROJECT_ROOT / "tests" / "data" / "jurisdictions"
@@ -36,8 +38,15 @@ MANAGER = "manager@cotati.example"
 
 
 @pytest.fixture(scope="module")
-def lakeview() -> str:
+def lakeview(web_settings: Settings) -> str:
     assert add_jurisdictions(TEST_JURISDICTIONS) == ["lakeview"]
+    # The manager works in both cities (a user sees only the cities they hold a role in).
+    accounts = Accounts(make_engine(web_settings.database_url))
+    manager = accounts.get_user(MANAGER)
+    assert manager is not None
+    sessions = session_factory(make_engine(web_settings.database_url))
+    for key in ("cotati", "lakeview"):
+        grant(sessions, manager.id, key, manager.role)
     return "lakeview"
 
 
