@@ -34,7 +34,7 @@ def settings(tmp_path: Path) -> Settings:
                 project_id="P-1",
                 workflow_id="project-P-1",
                 name="One",
-                jurisdiction="x",
+                jurisdiction="cotati",  # the users work in the default city
                 created_at=made,
                 updated_at=made,
             )
