@@ -259,3 +259,22 @@ def test_opening_in_another_city_is_refused_as_unknown(world: Any) -> None:
     assert response.json() == {
         "error": "jurisdiction: unknown jurisdiction 'cotati' (known: sebastopol)"
     }
+
+
+def test_a_person_holds_a_different_role_in_each_city(world: Any) -> None:
+    """A contract manager: project manager in Cotati, administrator in Sebastopol. About a
+    record, they act with their role in its city."""
+    client, _ = world
+    settings = client.app.state.ctx.settings
+    add_user(settings, "contract@firm.example", "project_manager")
+    sessions = session_factory(make_engine(settings.database_url))
+    with sessions() as s:
+        user_id = s.query(User).filter_by(email="contract@firm.example").one().id
+    grant(sessions, user_id, "cotati", "project_manager")
+    grant(sessions, user_id, "sebastopol", "admin")
+    with standalone_client(settings) as person:
+        assert log_in(person, "contract@firm.example").status_code == 303
+        assert person.get("/admin/jurisdictions/sebastopol").status_code == 200
+        refused = person.get("/admin/jurisdictions/cotati")
+        assert refused.status_code == 403 and "project manager" in refused.text
+        assert "ISO-APP-1" in person.get("/applications").text  # both cities' lists
