@@ -120,7 +120,8 @@ def _requester(request: Request) -> CurrentUser | None:
         return ctx.accounts.user_for_calendar_token(str(token))
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        return ctx.accounts.use_api_token(header[7:].strip()).user
+        # Only looking: the route records the token's use (or refuses it) itself.
+        return ctx.accounts.use_api_token(header[7:].strip(), touch=False).user
     session = optional_session(request)
     if session is not None:
         return session.user

@@ -517,10 +517,10 @@ class Accounts:
                 row.revoked_at = now()
                 row.revoked_reason = "logout"
 
-    def use_api_token(self, token: str) -> TokenUse:
+    def use_api_token(self, token: str, touch: bool = True) -> TokenUse:
         """The user and scope of a live token (its last use is recorded, at most once a
-        minute), or why it is refused: unknown, revoked (and why), expired, or its
-        account disabled."""
+        minute, unless ``touch`` is False: only looking), or why it is refused: unknown,
+        revoked (and why), expired, or its account disabled."""
         moment = now()
         with self._sessions.begin() as session:
             row = session.get(ApiToken, token_hash(token))
@@ -544,7 +544,7 @@ class Accounts:
             if user is None or not user.active:
                 return TokenUse(None, refused="that token's account is disabled")
             seen = aware(row.last_used_at) if row.last_used_at else None
-            if seen is None or moment - seen >= TOUCH_EVERY:
+            if touch and (seen is None or moment - seen >= TOUCH_EVERY):
                 row.last_used_at = moment
             return TokenUse(_current(user), scope=row.scope)
 
