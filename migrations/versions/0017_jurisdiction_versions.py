@@ -1,7 +1,7 @@
 """many jurisdictions: versioned city documents, and each user's role per city
 
 Revision ID: 0017
-Revises: 0014
+Revises: 0016
 
 A database from before this has no versions: each city keeps its shipped file (or the
 file in CLEARANCE_JURISDICTIONS_DIR) as its only version until an administrator saves one.
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: str | None = "0014"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

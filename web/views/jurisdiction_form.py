@@ -23,7 +23,7 @@ WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 _ORDINALS = {"1st": 1, "first": 1, "2nd": 2, "second": 2, "3rd": 3, "third": 3, "4th": 4,
              "fourth": 4}  # fmt: skip
 _ORDINAL_TEXT = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-CONTACTS = ("from_email", "reply_to_email", "planner_email", "supervisor_email", "attorney_email")
+CONTACTS = ("mail_from", "reply_to_email", "planner_email", "supervisor_email", "attorney_email")
 
 
 def rule_text(rule: Mapping[str, Any]) -> str:
