@@ -80,7 +80,7 @@ class Jurisdiction:
     # Days before the conservative date a planner is reminded, and who plans by default.
     reminder_offsets: tuple[int, ...] = (30, 14, 7, 3, 1)
     planner_email: str = ""
-    # The city's own sending address for its letters ("City of Cotati Planning
+    # The city's own sending address for its letters ("City of Sebastopol Planning
     # <planning@...>"); "" leaves the deployment's CLEARANCE_MAIL_FROM.
     mail_from: str = ""
     reminder_ladder: ReminderLadder = field(default_factory=ReminderLadder)
@@ -257,7 +257,7 @@ def _fact_defaults(raw: Any, where: str) -> Mapping[str, Mapping[str, Any]]:
 
 
 def _sender(where: str, value: object) -> str:
-    """The city's from-address, display name allowed ("City of Cotati Planning <...>")."""
+    """The city's from-address, display name allowed ("City of Sebastopol Planning <...>")."""
     if value in (None, ""):
         return ""
     try:
