@@ -260,8 +260,9 @@ def error_report(errors: list[RowError]) -> str:
     return write_csv(("row", "column", "error"), ((e.row, e.column, e.message) for e in errors))
 
 
-def template_rows(kind: str, today: date) -> list[list[str]]:
-    """An example row or two per kind, dated before `today` so the template imports."""
+def template_rows(kind: str, today: date, city: str) -> list[list[str]]:
+    """An example row or two per kind in jurisdiction `city`, dated before `today` so the
+    template imports as it is."""
     from datetime import timedelta
 
     def day(n: int) -> str:
@@ -277,19 +278,19 @@ def template_rows(kind: str, today: date) -> list[list[str]]:
         return [
             [
                 "WA-2026-0101",
-                "cotati",
+                city,
                 "macro_collocation",
                 "8000 Old Redwood Hwy",
                 "Add three antennas to the existing tower",
                 "Tower Co",
                 "permits@towerco.example",
-                "planner@cotati.example",
+                f"planner@{city}.example",
                 *events(
                     ("submitted", day(40), ""),
                     (
                         "incomplete_notice",
                         day(30),
-                        "A1 | Structural calculations | Cotati Municipal Code 17.62.040",
+                        "A1 | Structural calculations | Municipal Code 17.62.040",
                     ),
                     ("resubmitted", day(20), ""),
                 ),
@@ -299,7 +300,7 @@ def template_rows(kind: str, today: date) -> list[list[str]]:
         return [
             [
                 "BP-2025-0420",
-                "cotati",
+                city,
                 "building_permit_expiry",
                 "Building permit, 12 Main St",
                 "12 Main St",
@@ -315,11 +316,11 @@ def template_rows(kind: str, today: date) -> list[list[str]]:
         [
             "PRJ-2025-007",
             "Oak Grove Subdivision",
-            "cotati",
+            city,
             day(120),
             "Oak Grove LLC",
             "dev@oakgrove.example",
-            "pm@cotati.example",
+            f"pm@{city}.example",
             "1",
             "Submit an erosion control plan prior to grading permit.",
             "engineering",
@@ -329,9 +330,9 @@ def template_rows(kind: str, today: date) -> list[list[str]]:
             day(60),
             "Erosion control plan, sheet C-3",
             day(50),
-            "publicworks@cotati.example",
+            f"publicworks@{city}.example",
             "",
-            f"grading_permit {day(40)} engineer@cotati.example",
+            f"grading_permit {day(40)} engineer@{city}.example",
         ],
         [
             "PRJ-2025-007",
@@ -357,11 +358,11 @@ def template_rows(kind: str, today: date) -> list[list[str]]:
     ]
 
 
-def template_csv(kind: str, today: date) -> str:
-    return write_csv(COLUMNS[kind], template_rows(kind, today))
+def template_csv(kind: str, today: date, city: str) -> str:
+    return write_csv(COLUMNS[kind], template_rows(kind, today, city))
 
 
-def template_xlsx(kind: str, today: date) -> bytes:
+def template_xlsx(kind: str, today: date, city: str) -> bytes:
     from openpyxl import Workbook
 
     book = Workbook()
@@ -369,7 +370,7 @@ def template_xlsx(kind: str, today: date) -> bytes:
     assert sheet is not None
     sheet.title = kind
     sheet.append(COLUMNS[kind])
-    for row in template_rows(kind, today):
+    for row in template_rows(kind, today, city):
         # Every cell as text: a spreadsheet must not turn an id or a date into a number.
         sheet.append(row)
     out = io.BytesIO()
@@ -377,13 +378,14 @@ def template_xlsx(kind: str, today: date) -> bytes:
     return out.getvalue()
 
 
-def template(kind: str, fmt: str, today: date) -> tuple[bytes, str, str]:
-    """(body, media type, file name) of the template of `kind` as csv or xlsx."""
+def template(kind: str, fmt: str, today: date, city: str) -> tuple[bytes, str, str]:
+    """(body, media type, file name) of the template of `kind` as csv or xlsx, its example
+    rows in jurisdiction `city` (the deployment's default)."""
     if kind not in KINDS:
         raise CaseloadFileError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
     if fmt == "csv":
-        return template_csv(kind, today).encode(), "text/csv; charset=utf-8", f"{kind}.csv"
+        return template_csv(kind, today, city).encode(), "text/csv; charset=utf-8", f"{kind}.csv"
     if fmt == "xlsx":
         media = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        return template_xlsx(kind, today), media, f"{kind}.xlsx"
+        return template_xlsx(kind, today, city), media, f"{kind}.xlsx"
     raise CaseloadFileError(f"format: {fmt!r} is csv or xlsx")

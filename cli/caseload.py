@@ -15,6 +15,8 @@ from rich.console import Console
 from actions.caseload_files import KINDS, MAX_CASELOAD_BYTES, CaseloadFileError, template
 from cli.api import Api
 from cli.errors import CliError
+from rules.kernel.jurisdictions import default_jurisdiction
+from settings import load_settings
 
 app = typer.Typer(help="Import the existing caseload: templates, preview, import.")
 console = Console()
@@ -28,7 +30,8 @@ def template_command(
 ) -> None:
     """Write the template of a caseload file kind (with an example row)."""
     try:
-        body, _, name = template(kind, fmt, date.today())
+        city = default_jurisdiction(load_settings().default_jurisdiction).key
+        body, _, name = template(kind, fmt, date.today(), city)
     except CaseloadFileError as err:
         raise CliError(str(err), code=2) from None
     target = output or Path(name)

@@ -1,8 +1,8 @@
 """Citations as people read them: the law's title, with the document line apart.
 
 Data files cite the law the way it was read, often with the seed document's line
-("CMC 17.38.100, cotati-fod-overlay-ordinance.txt:435"). Pages, letters and calendar
-entries show the title ("Cotati Municipal Code § 17.38.100"); the ledger keeps the line
+("CMC 17.38.100, fod-overlay-ordinance.txt:435"). Pages, letters and calendar
+entries show the title ("<City> Municipal Code § 17.38.100"); the ledger keeps the line
 as its source. A citation naming only a document line takes the title of the section the
 line falls in (rules/data/citations.json). References to Clearance's own design notes
 ("shot-clocks.md 8.9") are not law and never shown. Pure: the data is read at import.
@@ -124,7 +124,7 @@ def cite(text: str | None) -> Citation:
 def without_sources(text: str | None) -> str:
     """Free text (a consequence, a note) with its document lines and design-note
     references taken out: "... Code Civ. Proc. 1094.8 (CMC 17.38.110, file.txt:435)"
-    reads "... Code Civ. Proc. 1094.8 (Cotati Municipal Code § 17.38.110)"."""
+    reads "... Code Civ. Proc. 1094.8 (<City> Municipal Code § 17.38.110)"."""
     out = _DESIGN_NOTE.sub("", _DOCUMENT_LINE.sub("", str(text or "")))
     out = re.sub(r"[,;]\s*(?=[,;)])", "", out)
     out = re.sub(r"\(\s*[,;]?\s*", "(", out)

@@ -53,7 +53,7 @@ def where(plan: CaseloadPlan) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("kind", ["wireless", "permits", "projects"])
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_each_template_imports_as_it_is(kind: str, fmt: str) -> None:
-    body, _, name = template(kind, fmt, TODAY)
+    body, _, name = template(kind, fmt, TODAY, "cotati")
     plan = plan_file(name, body)
     assert plan.ok, plan.error_lines()
     assert plan.kind == kind and len(plan.items) == 1

@@ -37,6 +37,6 @@ def test_formula_cells_are_guarded_in_every_export() -> None:
     report = error_report([RowError(2, "site_address", d) for d in dangerous])
     assert all(r[2].startswith("'") for r in list(csv.reader(io.StringIO(report)))[1:])
     for kind in ("wireless", "permits", "projects"):
-        body, _, _ = template(kind, "csv", date(2026, 12, 1))
+        body, _, _ = template(kind, "csv", date(2026, 12, 1), "cotati")
         for row in csv.reader(io.StringIO(body.decode())):
             assert not any(cell.startswith(("=", "+", "@")) for cell in row), row

@@ -119,8 +119,9 @@ def template_file(request: Request, name: str) -> Response:
     session = staff_session(request)
     require(session.user.principal, PERMISSION)
     kind, _, fmt = name.partition(".")
+    city = ctx_of(request).actions.city("").key
     try:
-        body, media, filename = template(kind, fmt, date.today())
+        body, media, filename = template(kind, fmt, date.today(), city)
     except CaseloadFileError as err:
         raise HTTPException(404, str(err)) from None
     return Response(

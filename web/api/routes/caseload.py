@@ -76,11 +76,14 @@ def api_errors(run_id: str, request: Request, user: CurrentUser = User) -> Respo
 
 
 @router.get("/caseload/templates/{kind}")
-def api_template(kind: str, user: CurrentUser = User, format: str = Query("csv")) -> Response:
+def api_template(
+    request: Request, kind: str, user: CurrentUser = User, format: str = Query("csv")
+) -> Response:
     """The template of a file kind (wireless, permits, projects) as csv or xlsx."""
     require(user.principal, PERMISSION)
+    city = ctx_of(request).actions.city("").key
     try:
-        body, media, filename = template(kind, format, date.today())
+        body, media, filename = template(kind, format, date.today(), city)
     except CaseloadFileError as err:
         raise ActionFailed(str(err), 404) from None
     return Response(
