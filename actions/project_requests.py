@@ -193,6 +193,10 @@ class ImportProject:
             raise bad("resolution: no conditions were found in it")
 
 
+def _page(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def resolution_from_contract(raw: Any) -> ParsedResolution:
     """The parse contract's JSON (conditions.md §6) back into a ParsedResolution."""
     if not isinstance(raw, dict) or not isinstance(raw.get("conditions"), list):
@@ -236,6 +240,15 @@ def resolution_from_contract(raw: Any) -> ParsedResolution:
                 sub_items=subs(c.get("sub_items") or [], where),
                 related=[str(r) for r in c.get("related") or []],
                 time_limits=[dict(t) for t in time_limits],
+                page=_page(c.get("page")),
+                department_source=str(c["department_source"])
+                if c.get("department_source")
+                else None,
+                confidence=str(c.get("confidence") or "high")
+                if c.get("confidence") in ("high", "medium", "low")
+                else "high",
+                evidence=dict(c["evidence"]) if isinstance(c.get("evidence"), dict) else {},
+                warnings=[str(w) for w in c.get("warnings") or [] if isinstance(w, str)],
             )
         )
     warnings = raw.get("warnings") or []

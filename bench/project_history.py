@@ -48,6 +48,7 @@ from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 
+from actions.resolution_files import extract_text
 from bench.common import add_json_option, command_line, exit_now, write_json
 from bench.harness import bench_settings
 from models.conditions import (
@@ -66,7 +67,7 @@ from models.workflow_ids import project_workflow_id
 from rules.conditions.gates import load_milestones
 from rules.conditions.lifecycle import DORMANT_KINDS
 from rules.conditions.onboarding import new_project
-from rules.conditions.parser import extract_text, parse_resolution
+from rules.conditions.parser import parse_resolution
 from rules.kernel.jurisdictions import jurisdiction
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 from stack.temporal_server import TIME_SKIPPING_ARGS, temporal_binary

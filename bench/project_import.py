@@ -28,13 +28,14 @@ from typing import Any
 
 from sqlalchemy import Engine, func, select
 
+from actions.resolution_files import extract_text
 from bench.common import add_json_option, command_line, exit_now, write_json
 from bench.harness import Stack, running_workers, server_and_client
 from models.conditions import ParsedResolution, ProjectInput
 from models.schema import ConditionRow, Project
 from models.workflow_ids import project_workflow_id
 from rules.conditions.onboarding import new_project
-from rules.conditions.parser import extract_text, parse_resolution
+from rules.conditions.parser import parse_resolution
 from rules.kernel.jurisdictions import jurisdiction
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 from workflows.project import ProjectWorkflow

@@ -25,7 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rules.conditions.parser import extract_text, parse_resolution
+from actions.resolution_files import extract_text
+from rules.conditions.parser import parse_resolution
 from stack.demo import COTATI_VILLAGE_RESOLUTION
 
 GOAL_S = 2.0

@@ -35,7 +35,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON")]
 def _parse_file(path: Path) -> ParsedResolution:
     """The parse with at least one condition; exit 2 with one line otherwise (never 0 with an
     empty list)."""
-    from rules.conditions.parser import ResolutionError, read_resolution
+    from actions.resolution_files import ResolutionError, read_resolution
 
     try:
         return read_resolution(path.read_bytes(), path.name)

@@ -47,6 +47,15 @@ class ConditionSpec:
     # §8: {"kind": expiry|term|until|due, "days"|"months"|"until", "anchor", "extensions",
     # "text"}; plain dicts in the contract's shape so the permit-clock hook reads them as is.
     time_limits: list[dict[str, Any]] = field(default_factory=list)
+    # §9: the page it was printed on (1-based; None when unknown), who named the department
+    # (heading | prefix | text | None), how sure the parse is (high | medium | low), the
+    # words that set its number, gates, department, kind and time limits, and the warnings
+    # about it.
+    page: int | None = None
+    department_source: str | None = None
+    confidence: str = "high"
+    evidence: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     def to_contract(self) -> dict[str, Any]:
         def sub(items: list[SubItem]) -> list[dict[str, Any]]:
@@ -66,6 +75,11 @@ class ConditionSpec:
             "time_limits": [dict(t) for t in self.time_limits],
             "sub_items": sub(self.sub_items),
             "related": list(self.related),
+            "page": self.page,
+            "department_source": self.department_source,
+            "confidence": self.confidence,
+            "evidence": dict(self.evidence),
+            "warnings": list(self.warnings),
         }
 
 

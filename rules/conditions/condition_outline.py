@@ -101,6 +101,9 @@ class OutlineReader:
                 if c.style in styles and not c.inline:
                     self.later.setdefault((c.series, c.value), []).append((i, c.start))
         self.conditions: list[OutlineCondition] = []
+        # (index in warnings, number of the condition it was raised at): a gap or a repeat
+        # is placed at the condition after it, and the parser adds that condition's page.
+        self.placed: list[tuple[int, str]] = []
         self.last_in_series: dict[str, int] = {}
         self.in_section = 0  # conditions under the current section heading
         self.current: OutlineCondition | None = None
@@ -277,9 +280,10 @@ class OutlineReader:
                 ok, warning = self._condition_ok(c, line_no, prev_terminal, rest)
                 if ok:
                     self._emit(line[pos : c.start], first)
+                    pos, first = self._open_condition(c, line), False
                     if warning:
                         self.warnings.append(warning)
-                    pos, first = self._open_condition(c, line), False
+                        self.placed.append((len(self.warnings) - 1, self.conditions[-1].number))
                     continue
                 c = self._not_a_condition(c)
                 if c is None:

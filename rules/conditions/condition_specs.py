@@ -1,20 +1,30 @@
 """From an outlined condition to its ConditionSpec: its gates (step 7 of
-rules.conditions.parser), department, kind and time limits."""
+rules.conditions.parser), department, kind and time limits, with the words that set each
+(`evidence`)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from models.conditions import ConditionSpec
 from rules.conditions.condition_labels import department_prefixes
 from rules.conditions.condition_outline import OutlineCondition
+from rules.conditions.department_words import department_in_words
 from rules.conditions.gates import UNSPECIFIED, MilestoneSet
-from rules.conditions.kinds import CONDITIONAL, EVENT, classify_kind
-from rules.conditions.lifecycle import DEPARTMENTS, department_of_official
+from rules.conditions.kinds import CONDITIONAL, EVENT, classify_kind, kind_words
+from rules.conditions.lifecycle import DEPARTMENTS
 from rules.conditions.time_limits import find_time_limits
 
 
-def condition_spec(cond: OutlineCondition, ms: MilestoneSet, warnings: list[str]) -> ConditionSpec:
+def condition_spec(
+    cond: OutlineCondition,
+    ms: MilestoneSet,
+    warnings: list[str],
+    aliases: Mapping[str, str] | None = None,
+) -> ConditionSpec:
     """The condition as the parse contract gives it; doubtful gates and very short texts
-    are added to `warnings`."""
+    are added to `warnings`. `aliases` are the jurisdiction's names of its departments."""
     own = cond.root.text
     sub_texts = [t for t in cond.root.obligation_texts() if t]
     gates, source, found = _gates(cond, own, sub_texts, ms)
@@ -26,18 +36,44 @@ def condition_spec(cond: OutlineCondition, ms: MilestoneSet, warnings: list[str]
             )
     if len(own.split()) < 5 and not cond.root.children:
         warnings.append(f"Condition {cond.number}: very short ({own!r}); check the parse")
+    department, department_source, department_words = _department(cond, own, aliases)
+    kind = classify_kind(own, cond.code, sub_texts=sub_texts, gates=gates)
+    limits = find_time_limits(" ".join([own, *sub_texts]))
+    evidence: dict[str, Any] = {"number": cond.label or cond.number}
+    if source == "explicit":
+        phrases = {**_sub_phrases(sub_texts, ms), **ms.phrases(own)}
+        evidence["gates"] = "; ".join(phrases[g] for g in gates if g in phrases) or None
+    elif source in ("section", "department"):
+        evidence["gates"] = f"{source}: {cond.section or cond.department or 'preamble'}"
+    if department_words:
+        evidence["department"] = department_words
+    words = kind_words(kind, own, sub_texts)
+    if words:
+        evidence["kind"] = words
+    if limits:
+        evidence["time_limits"] = [str(t.get("text") or "") for t in limits]
     return ConditionSpec(
         number=cond.number,
         code=cond.code,
-        department=_department(cond, own),
+        department=department,
         section=cond.section,
         text=own,
         gates=gates,
         gate_source=source,
-        kind=classify_kind(own, cond.code, sub_texts=sub_texts, gates=gates),
+        kind=kind,
         sub_items=[c.to_sub_item() for c in cond.root.children],
-        time_limits=find_time_limits(" ".join([own, *sub_texts])),
+        time_limits=limits,
+        department_source=department_source,
+        evidence={k: v for k, v in evidence.items() if v},
     )
+
+
+def _sub_phrases(sub_texts: list[str], ms: MilestoneSet) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in sub_texts:
+        for key, phrase in ms.phrases(text).items():
+            out.setdefault(key, phrase)
+    return out
 
 
 def _gates(
@@ -75,10 +111,19 @@ def _gates(
     return [UNSPECIFIED], "none", {}
 
 
-def _department(cond: OutlineCondition, own: str) -> str | None:
-    """The department heading in force; without one, a prefix names it ("ENG-12"), or the
-    words do ("to the satisfaction of the City Engineer")."""
+def _department(
+    cond: OutlineCondition, own: str, aliases: Mapping[str, str] | None
+) -> tuple[str | None, str | None, str | None]:
+    """(department, where it came from, the words): the department heading in force; without
+    one, a prefix names it ("ENG-12"), or the condition's own words name the reviewer or the
+    recipient ("to the satisfaction of the Police Department", "submitted to the Planning
+    Division for review")."""
     if cond.department is not None:
-        return cond.department
-    key = department_prefixes().get(cond.series) or department_of_official(own)
-    return DEPARTMENTS.get(key) if key else None
+        return cond.department, "heading", f"heading: {cond.department}"
+    key = department_prefixes().get(cond.series)
+    if key:
+        return DEPARTMENTS.get(key), "prefix", f"prefix: {cond.label or cond.number}"
+    found = department_in_words(own, aliases)
+    if found and found[0] in DEPARTMENTS:
+        return DEPARTMENTS[found[0]], "text", found[1]
+    return None, None, None

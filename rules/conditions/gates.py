@@ -98,6 +98,25 @@ class MilestoneSet:
                     hit(key, False)
         return {k: found[k] for k in self.ordered(found)}
 
+    def phrases(self, text: str) -> dict[str, str]:
+        """The words (in the search form) that named each milestone `find` finds: the
+        evidence a reviewer reads."""
+        s = search_text(text)
+        for pattern in self.not_gate:
+            s = pattern.sub(" ", s)
+        out: dict[str, str] = {}
+        for m in self.milestones:
+            for pattern, _ in _joined(m.patterns):
+                hit = pattern.search(s)
+                if hit and m.key not in out:
+                    out[m.key] = hit.group(0).strip()
+        if self.permit_list_trigger is not None:
+            words = {w: m.key for m in self.milestones for w in m.permit_words}
+            for match in self.permit_list_trigger.finditer(s):
+                for key in _permit_list(s, match.end(), words):
+                    out.setdefault(key, s[match.start() : match.end() + 60].rsplit(" ", 1)[0])
+        return out
+
     def follows(self, text: str) -> bool:
         """Words naming a moment after the permit a section gates ("prior to the first
         inspection"): such a condition does not also hold the inherited permit."""

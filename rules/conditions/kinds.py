@@ -160,3 +160,26 @@ def classify_kind(
     if kind == REQUIREMENT and gates and set(gates) == {"during_construction"}:
         kind = RECURRING
     return kind
+
+
+_KIND_PATTERNS = {
+    ADVISORY: _ADVISORY,
+    SEASONAL: _SEASONAL,
+    EVENT: _EVENT,
+    WAIVABLE: _WAIVABLE,
+    CONDITIONAL: _CONDITIONAL,
+    RECURRING: _RECURRING,
+}
+
+
+def kind_words(kind: str, text: str, sub_texts: Sequence[str] = ()) -> str | None:
+    """The words that made a condition `kind` (its own words first, then its sub-items'),
+    or None for a requirement or a kind set by its gates."""
+    pattern = _KIND_PATTERNS.get(kind)
+    if pattern is None:
+        return None
+    for candidate in (_LEAD.sub("", text, count=1), *sub_texts):
+        m = pattern.search(search_text(candidate))
+        if m:
+            return m.group(0).strip()
+    return None

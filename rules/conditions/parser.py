@@ -1,10 +1,14 @@
 """Read a resolution's conditions of approval into ConditionSpecs (reference conditions.md §6).
 
-`parse_resolution` is pure: text in, ParsedResolution out. `extract_text` is the only I/O
-(a .txt file, or a PDF through pypdf).
+`parse_resolution` is pure: the text of the pages in, ParsedResolution out. Files (text,
+PDF, scanned PDF through OCR, Word) are read into pages outside the rules, by
+operations/documents.py; actions/resolution_files.py puts the two together for the CLI,
+the web import and the API.
 
 The steps, each built from rules that hold across cities rather than from one city's lines:
 
+0. Per page: running headers and footers, page numbers and line numbers removed
+   (page_furniture); the pages are joined, so a condition runs on across a page break.
 1. Normalise: drop PDF page markers wherever they sit ("301 of 403", "293 of403", "Page 3
    of 9"; a "N of M" counts as a marker when its total M recurs or it says "Page"), bare page
    numbers, and running headers/footers (a short line repeated on every page).
@@ -23,7 +27,9 @@ The steps, each built from rules that hold across cities rather than from one ci
    ends in ":", names a milestone and is followed by a condition ("The following shall be
    satisfied prior to issuance of a building permit:") is a preamble even between
    conditions: it starts a new part of the section instead of ending the condition above.
-5. Conditions are numbered "N." or "Condition No. N". A number is a condition only when it
+5. Conditions are numbered "N." or "Condition No. N" (after ocr_numbers has rewritten
+   "14.)", "(14)." and OCR-damaged numbers such as "l4." or "53_" that are the next in
+   sequence). A number is a condition only when it
    is the next in sequence (previous + 1), at a line start or right after a sentence end;
    so "Highway 116. This", "Section 505.2. No" and "Chapter 8. Water" stay text. A jump of
    a few numbers, or a repeat, is accepted at a line start after a finished sentence, with
@@ -42,19 +48,19 @@ The steps, each built from rules that hold across cities rather than from one ci
    permit (not for event or conditional conditions, which sleep until their trigger).
 8. Kinds: rules.conditions.kinds. Related: the same mitigation code, or a substantive
    sentence that two conditions (and no third) share near-verbatim.
+9. Each condition's page (where its words start), the warnings about it, and its
+   confidence (review.py).
 
 The steps live in these modules: 1-3 and the adoption date in rules.conditions.
 resolution_layout; 4 in condition_headings; 5-6's labels in condition_labels; the walk that
 opens conditions and sub-items and keeps the headings in force in condition_outline; 7 and
 the kind in condition_specs; related conditions in related_conditions. This module puts
-them together, and reads the files.
+them together.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 
 from models.conditions import ParsedResolution
 from rules.conditions.condition_headings import classify_headings
@@ -62,6 +68,8 @@ from rules.conditions.condition_labels import number_style
 from rules.conditions.condition_outline import OutlineReader
 from rules.conditions.condition_specs import condition_spec
 from rules.conditions.gates import DEFAULT, UNSPECIFIED, MilestoneSet
+from rules.conditions.ocr_numbers import repair_numbers
+from rules.conditions.page_furniture import remove_furniture
 from rules.conditions.related_conditions import link_related
 from rules.conditions.resolution_layout import (
     adoption_date,
@@ -72,15 +80,23 @@ from rules.conditions.resolution_layout import (
     resolution_title,
     strip_markers,
 )
+from rules.conditions.review import review, unknown_gate_phrase
 
 # ------------------------------------------------------------------ public API
 
 
-def parse_resolution(text: str, milestones: MilestoneSet | None = None) -> ParsedResolution:
-    """Parse a resolution's text into its numbered conditions (reference conditions.md §6)."""
+def parse_resolution(
+    text: str | Sequence[str],
+    milestones: MilestoneSet | None = None,
+    department_aliases: Mapping[str, str] | None = None,
+) -> ParsedResolution:
+    """Parse a resolution's text (one string, pages split by form feeds, or a sequence of
+    pages) into its numbered conditions (reference conditions.md §6, §9)."""
     ms = milestones or DEFAULT
+    pages = text.split("\f") if isinstance(text, str) else list(text)
+    pages = remove_furniture(pages)
     warnings: list[str] = []
-    lines = strip_markers(text)
+    lines = strip_markers("\n".join(pages))
     start, end, found = conditions_bounds(lines)
     title, has_title = resolution_title(lines, start)
     if not has_title:
@@ -89,14 +105,14 @@ def parse_resolution(text: str, milestones: MilestoneSet | None = None) -> Parse
         warnings.append(
             "No 'Conditions of Approval' heading or introduction found; the whole text was read"
         )
-    region = drop_running_lines(conditions_lines(lines, start, end))
+    region, repaired = repair_numbers(drop_running_lines(conditions_lines(lines, start, end)))
     styles = number_style(region)
     region = join_wrapped(region, styles)
     outline = OutlineReader(ms, region, warnings, styles)
     outline.run(region, classify_headings(region, ms, styles))
     if not outline.conditions:
         warnings.append("No numbered conditions found")
-    specs = [condition_spec(c, ms, warnings) for c in outline.conditions]
+    specs = [condition_spec(c, ms, warnings, department_aliases) for c in outline.conditions]
     link_related(specs, warnings)
     by_number = {s.number: s for s in specs}
     for s in specs:
@@ -109,10 +125,13 @@ def parse_resolution(text: str, milestones: MilestoneSet | None = None) -> Parse
                 ),
                 "",
             )
+            phrase = unknown_gate_phrase(s.text)
+            said = f" ({phrase!r} is no milestone Clearance knows)" if phrase else ""
             warnings.append(
                 f"Condition {s.number}: no milestone in its words, section or department; "
-                f"listed as unspecified{hint}"
+                f"listed as unspecified{said}{hint}"
             )
+    review(specs, pages, warnings, repaired, outline.placed)
     return ParsedResolution(
         title=title, conditions=specs, warnings=warnings, adopted=adoption_date(lines, start, end)
     )
@@ -122,64 +141,18 @@ class ResolutionError(ValueError):
     """The file is no resolution this parser can read; the message is one line for the user."""
 
 
-PageProgress = Callable[[int, int], None]  # (pages read, pages in all)
-
-
-def extract_text(path: str | Path, progress: PageProgress | None = None) -> str:
-    """The text of a resolution file: plain text as is, a PDF through pypdf (page by page).
-    Raises OSError when the file cannot be read and ValueError when it is not text or PDF."""
-    return text_of(Path(path).read_bytes(), Path(path).name, progress)
-
-
-def text_of(data: bytes, filename: str = "", progress: PageProgress | None = None) -> str:
-    """extract_text for bytes already read (an upload); `filename` only for its suffix."""
-    if data.lstrip()[:5] == b"%PDF-":
-        return _pdf_text(data, progress)
-    if filename.lower().endswith(".pdf"):
-        raise ValueError("not a PDF (no %PDF header)")
-    if b"\x00" in data[:4096]:
-        raise ValueError("not a text or PDF file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
-
-
-def _pdf_text(data: bytes, progress: PageProgress | None = None) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise ValueError("the PDF is encrypted")
-        total = len(reader.pages)
-        pages = []
-        for i, page in enumerate(reader.pages, start=1):
-            pages.append(page.extract_text() or "")
-            if progress is not None:
-                progress(i, total)
-    except (PyPdfError, KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
-        raise ValueError(f"not a readable PDF ({err})") from None
-    return "\n".join(pages)
-
-
-def read_resolution(
-    data: bytes,
-    filename: str = "",
+def read_pages(
+    pages: Sequence[str],
     milestones: MilestoneSet | None = None,
-    progress: PageProgress | None = None,
+    department_aliases: Mapping[str, str] | None = None,
 ) -> ParsedResolution:
-    """Text or PDF bytes to a parse with at least one condition, or ResolutionError saying in
-    one line what is wrong: an unreadable file or PDF, a PDF without text (scanned), a text
-    that is not a resolution, or a resolution in which no condition was found."""
-    try:
-        text = text_of(data, filename, progress)
-    except ValueError as err:
-        raise ResolutionError(f"cannot read the file: {err}") from None
+    """The pages of a file to a parse with at least one condition, or ResolutionError saying
+    in one line what is wrong: no text, a text that is not a resolution, or a resolution in
+    which no condition was found."""
+    text = "\f".join(pages)
     if not text.strip():
-        raise ResolutionError("no text found in the file (a scanned PDF needs OCR first)")
-    parsed = parse_resolution(text, milestones)
+        raise ResolutionError("no text found in the file")
+    parsed = parse_resolution(pages, milestones, department_aliases)
     if parsed.conditions:
         return parsed
     lines = strip_markers(text)

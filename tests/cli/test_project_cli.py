@@ -41,6 +41,12 @@ CONDITION_KEYS = {
     "time_limits",
     "sub_items",
     "related",
+    # revision 3 (§9): where each condition was printed and how sure the parse is
+    "page",
+    "department_source",
+    "confidence",
+    "evidence",
+    "warnings",
 }
 PM = "pm@cotati.example"
 APPLICANT = "applicant@cotati-village.example"

@@ -17,6 +17,7 @@ from models.conditions import KINDS, ParsedResolution
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS, department_key
 from rules.conditions.onboarding import milestone_keys
+from rules.conditions.review import review_order
 from rules.conditions.time_limits import COMPACT_FORM, compact, describe
 from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, form_dict, staff_session
@@ -38,7 +39,10 @@ def _rows(parsed: ParsedResolution) -> list[dict[str, Any]]:
         if m2:
             warned.setdefault(m2.group(1), []).append(w)
     rows = []
-    for i, c in enumerate(parsed.conditions):
+    position = {id(c): i for i, c in enumerate(parsed.conditions)}
+    # Low-confidence and warned conditions first: where a reviewer's attention pays.
+    for c in review_order(parsed.conditions):
+        i = position[id(c)]
         rows.append(
             {
                 "i": i,
@@ -46,7 +50,11 @@ def _rows(parsed: ParsedResolution) -> list[dict[str, Any]]:
                 "department_key": "environmental" if c.code else department_key(c.department),
                 "time_limits": "; ".join(compact(t) for t in c.time_limits),
                 "time_limit_lines": [describe(t) for t in c.time_limits],
-                "warnings": warned.get(c.number, []),
+                "warnings": list(
+                    dict.fromkeys([*c.warnings, *warned.get(c.number, [])])
+                    if c.warnings
+                    else warned.get(c.number, [])
+                ),
             }
         )
     return rows
@@ -74,6 +82,7 @@ def _review_values(
         "compact_form": COMPACT_FORM,
         "form": form or {},
         "unspecified": sum(1 for c in parsed.conditions if c.gates == ["unspecified"]),
+        "flagged": sum(1 for c in parsed.conditions if c.confidence != "high" or c.warnings),
     }
 
 

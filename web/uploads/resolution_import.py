@@ -7,7 +7,8 @@ new project, or an existing one whose workflow takes the further conditions with
 staff review it.
 
 Reading a file is an `ImportJob`: a PDF is read page by page in a thread while the page
-shows its progress (pages read of pages in all); a file that is unreadable, not a
+shows its progress (pages read of pages in all, then for a scanned PDF the pages
+recognised by OCR); a file that is unreadable, not a
 resolution, or without conditions ends the job with one sentence and stores nothing.
 Jobs live for two hours: an upload that was never imported leaves no trace. The app runs
 several processes (`clearance web --workers`), and a browser's next request may reach
@@ -29,8 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from actions.errors import ActionFailed
+from actions.resolution_files import ResolutionError, read_resolution
 from models.conditions import ParsedResolution
-from rules.conditions.parser import ResolutionError, read_resolution
 
 if TYPE_CHECKING:
     from starlette.datastructures import UploadFile
@@ -65,6 +66,7 @@ class ImportJob:
     state: str = "reading"  # reading | ready | failed
     pages_done: int = 0
     pages_total: int = 0
+    stage: str = "read"  # read | recognised (OCR of a scanned PDF's pages)
     error: str = ""
     parsed: ParsedResolution | None = None
 
@@ -81,6 +83,7 @@ class ImportJob:
             "state": self.state,
             "pages_done": self.pages_done,
             "pages_total": self.pages_total,
+            "stage": self.stage,
             "percent": self.percent,
             "error": self.error or None,
         }
@@ -173,8 +176,8 @@ class ImportJobs:
         return job
 
     def _read(self, job: ImportJob, data: bytes) -> None:
-        def progress(done: int, total: int) -> None:
-            self._update(job, pages_done=done, pages_total=total)
+        def progress(done: int, total: int, stage: str = "read") -> None:
+            self._update(job, pages_done=done, pages_total=total, stage=stage)
 
         try:
             parsed = read_resolution(data, job.filename, progress=progress)

@@ -29,8 +29,9 @@ from typing import Any
 
 import pytest
 
+from actions.resolution_files import extract_text
 from models.conditions import ConditionSpec, ParsedResolution, SubItem
-from rules.conditions.parser import extract_text, parse_resolution
+from rules.conditions.parser import parse_resolution
 from tests.resolution_pdf import write_resolution_pdf
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -215,7 +216,8 @@ EXPECTED: dict[str, tuple[str | None, list[C]]] = {
             C("3", None, "GENERAL", ["ongoing"], "explicit", "recurring"),
             C(
                 "4",
-                None,
+                # §9: "for review and approval by the City Engineer" names the reviewer.
+                "Public Works / Engineering",
                 "PRIOR TO ISSUANCE OF GRADING PERMIT",
                 ["grading_permit"],
                 "section",

@@ -22,6 +22,7 @@ from rules.conditions.gates import (
 from rules.conditions.kinds import classify_kind
 
 CANONICAL = [
+    "approval_effective",  # revision 3: "after the appeal period"
     "final_design_review",
     "improvement_plan_submittal",
     "improvement_plan_approval",
@@ -164,7 +165,9 @@ def test_heading_patterns_read_bare_milestone_names() -> None:
 
 def _custom(tmp_path: Path) -> Path:
     raw = json.loads(gates.DATA_FILE.read_text("utf-8"))
-    raw["milestones"] = [m for m in raw["milestones"] if m["key"] != "final_map"]
+    raw["milestones"] = [
+        m for m in raw["milestones"] if m["key"] not in ("final_map", "approval_effective")
+    ]
     raw["milestones"].insert(
         2,
         {

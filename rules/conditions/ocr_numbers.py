@@ -1,0 +1,91 @@
+"""Condition numbers as OCR and typists leave them (before step 5 of rules.conditions.parser).
+
+Other shapes of a number: "14.)", "15 .)", "(14).", "14 ." are rewritten "14." wherever a
+line starts with one. Numbers damaged by OCR ("II." for 11, "l4." for 14, "1O." for 10,
+"53_" for 53, "SG_" for 56) are read by their place in the sequence: a line-start token of
+digit-like characters (l I | ! O o S G B Z) is the next condition's number only when, read
+as digits, it is that next number, that number is printed nowhere else as a condition
+number, and the line is a sentence, not a heading ("II. PRIOR TO OCCUPANCY" stays a
+roman section)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_SHAPES = (
+    re.compile(r"^(?P<n>\d{1,3})\s?\.\s?\)\s*(?=\S)"),  # 14.)  15 .)
+    re.compile(r"^\((?P<n>\d{1,3})\)\s?\.\s*(?=\S)"),  # (14).
+    re.compile(r"^(?P<n>\d{1,3})\s+\.\s+(?=[A-Z])"),  # 14 . The
+)
+_LOOKALIKE = str.maketrans({"l": "1", "I": "1", "|": "1", "!": "1", "O": "0", "o": "0",
+                            "Q": "0", "S": "5", "G": "6", "B": "8", "Z": "2"})  # fmt: skip
+_DAMAGED = re.compile(
+    r"^(?P<tok>[0-9lI|!OoQSGBZ]{1,3})\s?(?P<p>\.\)|[._,:;\u2014\u2013-]|\))\s*(?=[A-Z\"(])"
+)
+_NUMBER = re.compile(r"(?:^|(?<=[.;:)]\s))(?P<n>\d{1,3})\.\s+(?=[A-Z(\"])")
+
+
+def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str, bool]]]:
+    """The lines with condition numbers in the "N." shape, and what each rewritten number
+    was printed as, with True when OCR damaged it ({"14": ("l4.", True)}): a damaged
+    number lowers its condition's confidence."""
+    out = [_reshape(line) for line in lines]
+    numbered = sum(1 for line in out if re.match(r"\d{1,3}\.\s", line))
+    if numbered < 3:
+        return list(lines), {}
+    printed_at: dict[int, list[int]] = {}
+    for i, line in enumerate(out):
+        for m in _NUMBER.finditer(line):
+            printed_at.setdefault(int(m.group("n")), []).append(i)
+    repaired: dict[str, tuple[str, bool]] = {}
+    for i, line in enumerate(out):
+        if line != lines[i]:
+            repaired[line.split(".", 1)[0]] = (
+                lines[i][: len(lines[i]) - len(line) + 3].strip(),
+                False,
+            )
+    last = 0
+    for i, line in enumerate(out):
+        found = [int(m.group("n")) for m in _NUMBER.finditer(line)]
+        if found:
+            for n in found:
+                if n == last + 1 or (last < n <= last + 5 and line.startswith(f"{n}.")):
+                    last = n
+            continue
+        hit = _DAMAGED.match(line)
+        if hit is None or _heading(line[hit.end() :]):
+            continue
+        token = hit.group("tok")
+        if token.isdigit() and hit.group("p") in (".", ")"):
+            continue  # an ordinary number: not next in sequence, so not a condition here
+        read = token.translate(_LOOKALIKE)
+        if not read.isdigit() or int(read) != last + 1:
+            continue
+        n = last + 1
+        if any(j != i for j in printed_at.get(n, [])):
+            continue  # the real one is printed elsewhere
+        out[i] = f"{n}. {line[hit.end() :]}"
+        repaired[str(n)] = (line[: hit.end()].strip(), True)
+        last = n
+    return out, repaired
+
+
+def _reshape(line: str) -> str:
+    for shape in _SHAPES:
+        m = shape.match(line)
+        if m:
+            return f"{int(m.group('n'))}. {line[m.end() :]}"
+    return line
+
+
+def _heading(rest: str) -> bool:
+    """A roman section heading's words: short, in capitals, no closing period."""
+    words = rest.split()
+    letters = [ch for ch in rest if ch.isalpha()]
+    return (
+        len(words) <= 10
+        and bool(letters)
+        and sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
+        and not rest.rstrip().endswith(".")
+    )
