@@ -5,7 +5,9 @@ Each `time_limits` entry whose anchor the project knows (`approval`: the resolut
 adoption date; others once recorded) becomes a PermitClockWorkflow on a rule of the
 `conditions` pack (rules/data/permit_packs/conditions.json): months counted to the same
 day, days by ccp12, expirations unrolled; reminders go to the applicant with the project
-manager copied. An `until` limit or an unknown anchor is reported, not opened.
+manager copied. An `until` limit or an unknown anchor is reported, not opened. A recurring
+review ("at six months, at one year and then annually") is a series: one `due` clock per
+review, the repeats for five years after the anchor.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from actions.permit_clocks import PermitClockActions
 from actions.waiting import wait_for
 from models.schema import Project
 from rules.access import Principal, require
+from rules.conditions.time_limits import review_dates
 
 # (kind, unit) -> rule of the conditions pack.
 CONDITION_RULES = {
@@ -75,6 +78,9 @@ def plan_condition_clocks(
             text = str(limit.get("text") or "")
             kind = str(limit.get("kind") or "")
             unit = "months" if limit.get("months") else "days" if limit.get("days") else ""
+            if kind == "review":
+                _review_series(project_id, number, i, limit, anchors, plans, skipped)
+                continue
             rule = CONDITION_RULES.get((kind, unit))
             if rule is None:
                 reason = (
@@ -109,6 +115,38 @@ def plan_condition_clocks(
                 )
             )
     return plans, skipped
+
+
+def _review_series(
+    project_id: str,
+    number: str,
+    index: int,
+    limit: dict[str, Any],
+    anchors: Mapping[str, str],
+    plans: list[ConditionClockPlan],
+    skipped: list[SkippedLimit],
+) -> None:
+    """A recurring review's clocks: each review is due its months after the anchor."""
+    text = str(limit.get("text") or "")
+    anchor = str(limit.get("anchor") or "approval")
+    start = anchors.get(anchor)
+    if not start:
+        skipped.append(
+            SkippedLimit(number, text, f"waits for its anchor '{anchor}' to be recorded")
+        )
+        return
+    suffix = f"-{index + 1}" if index else ""
+    for months in review_dates(limit):
+        plans.append(
+            ConditionClockPlan(
+                clock_id=f"{project_id}-COA-{number}{suffix}-review-{months}m".replace(" ", "_"),
+                condition_number=number,
+                rule=CONDITION_RULES[("due", "months")],
+                facts={"months": months},
+                start_date=start,
+                text=f"review at {months} months: {text}",
+            )
+        )
 
 
 @dataclass

@@ -9,7 +9,9 @@ time limits in the §8 shape out:
      "extensions": {"count": 1, "months": 12}, "text": "shall expire ..."}
 
 `kind` is expiry (the approval ends unless exercised), term (a use's fixed life), until (an
-end date, "until": "2027-12-31") or due (an act within a period). The period is `days` or
+end date, "until": "2027-12-31"), due (an act within a period) or review (revision 3: a
+recurring review, "at six months, at one year and then annually": `at_months` [6, 12] and
+`every_months` 12, a series of clocks). The period is `days` or
 `months`; years count as 12 months each and weeks as 7 days. `anchor` is the starting event
 in the condition's words, with "adoption", "the effective date" and "this approval" read as
 `approval` (the resolution's adoption date, which the project knows at import).
@@ -119,6 +121,56 @@ _UNTIL = [
     re.compile(rf"\buntil\s+{_DATE}"),
 ]
 _DUE = [re.compile(rf"\bwithin\s+{_PERIOD}\s+{_ANCHOR}")]
+# Revision 3: "null and void if not ... within N years", "shall be exercised within two
+# calendar years" (from approval unless the words name another start).
+_EXPIRY += [
+    re.compile(
+        r"\b(?:null and void|void|expire|lapse|terminate)\s+(?:if|unless)\b[^.;]{0,140}?"
+        rf"\bwithin\s+{_PERIOD}(?:\s+{_ANCHOR})?"
+    ),
+    re.compile(
+        r"\b(?:exercised|commenced|vested|utilized|inaugurated|established)\b[^.;]{0,80}?"
+        rf"\bwithin\s+{_PERIOD}(?:\s+{_ANCHOR})?"
+    ),
+]
+# "within two calendar years" with no start named: from the approval (months, years).
+_DUE_BARE = re.compile(rf"\bwithin\s+{_PERIOD}(?!\s+(?:from|after|following|of|beginning))")
+# "for one year following acceptance of the public improvements": a period that starts at a
+# milestone, anchored on that milestone's key.
+_FOLLOWING = re.compile(
+    rf"\bfor\s+(?:a period of\s+|a minimum of\s+|at least\s+)?{_PERIOD}\s+"
+    r"(?:following|after|from)\s+(?:the\s+)?(?:date of\s+)?(?:the\s+)?(?:city'?s\s+)?"
+    r"(?P<ms>acceptance of (?:the\s+)?(?:public\s+)?improvements|(?:issuance of (?:the\s+|a\s+)?)?"
+    r"(?:final\s+)?certificate of occupancy|occupancy|final inspection|recordation of (?:the\s+)?"
+    r"(?:final|parcel) map|completion of (?:construction|(?:the\s+)?(?:public\s+)?improvements))"
+)
+_MILESTONE_ANCHORS = (
+    ("acceptance", "acceptance_of_improvements"),
+    ("completion of the", "acceptance_of_improvements"),
+    ("completion of public", "acceptance_of_improvements"),
+    ("completion of improvements", "acceptance_of_improvements"),
+    ("completion of construction", "final_inspection"),
+    ("final inspection", "final_inspection"),
+    ("recordation", "final_map"),
+)
+# Recurring reviews: "reviewed at six months, at one year and then annually".
+_REVIEW_WORD = re.compile(
+    r"\b(?:review(?:s|ed)?|report(?:s|ed)?|inspect(?:s|ed|ions?)?|monitor(?:s|ed|ing)?"
+    r"|evaluat(?:e|ed|ion)|audit(?:s|ed)?|check-?ins?)\b"
+)
+_PERIOD_RE = re.compile(rf"\b{_PERIOD}")
+_AT = re.compile(rf"\bat\s+(?:the\s+)?(?:end of\s+)?(?:(?:first|initial)\s+)?{_PERIOD}")
+_EVERY = re.compile(
+    rf"\b(?:annually|yearly|every year|each year|once a year|every\s+{_PERIOD}"
+    r"|(?P<adj>quarterly|semi-?annually|biannually|monthly))\b"
+)
+_EVERY_MONTHS = {
+    "quarterly": 3,
+    "semiannually": 6,
+    "semi-annually": 6,
+    "biannually": 6,
+    "monthly": 1,
+}
 _EXTENSION = re.compile(
     rf"\b(?P<count>{NUMBER}|one|two|three|a|an)?\s*(?:additional\s+)?"
     rf"(?:(?P<each>{NUMBER})[- ](?P<eunit>months?|years?)\s+)?(?:time\s+)?extensions?\b"
@@ -130,7 +182,9 @@ _EXTENSION = re.compile(
 )
 
 
-_ANY_PERIOD = re.compile(r"\b(?:days?|weeks?|months?|years?|until|ending|expiring)\b")
+_ANY_PERIOD = re.compile(
+    r"\b(?:days?|weeks?|months?|years?|until|ending|expiring|annually|yearly|quarterly)\b"
+)
 
 
 def word_number(text: str) -> int | None:
@@ -264,8 +318,85 @@ def find_time_limits(text: str) -> list[dict[str, Any]]:
                 period = _period(m.group("n"), m.group("unit"))
                 groups = m.groupdict()
                 anchor = _anchor(groups.get("anchor")) if kind != "term" else "approval"
+                if kind == "expiry" and anchor is None:
+                    anchor = "approval"  # "null and void if not exercised within two years"
                 add(m, kind, {**period, "anchor": anchor})
+    for m in _FOLLOWING.finditer(s):
+        if free(m):
+            period = _period(m.group("n"), m.group("unit"))
+            ms = m.group("ms")
+            anchor = next((key for words, key in _MILESTONE_ANCHORS if words in ms), "occupancy")
+            add(m, "term", {**period, "anchor": anchor})
+    for m in _DUE_BARE.finditer(s):
+        if free(m) and not m.group("unit").startswith(("day", "week")):
+            add(m, "due", {**_period(m.group("n"), m.group("unit")), "anchor": "approval"})
+    found.extend(_reviews(s, printed, taken))
     return [limit for _, limit in sorted(found, key=lambda x: x[0])]
+
+
+def _reviews(
+    s: str, printed: str, taken: list[tuple[int, int]]
+) -> list[tuple[int, dict[str, Any]]]:
+    """Recurring reviews, one per sentence that names a review and when it recurs."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    start = 0
+    for sentence in re.split(r"(?<=[.;])\s", s):
+        begin, start = start, start + len(sentence) + 1
+        if not _REVIEW_WORD.search(sentence):
+            continue
+        at: list[int | None] = []
+        first = _AT.search(sentence)
+        if first:
+            # "at six months, at one year and then annually": the fixed ones up to "then".
+            window = re.split(
+                r"\b(?:then|thereafter|every|annually|each)\b", sentence[first.start() :]
+            )[0]
+            at = [
+                _period(m.group("n"), m.group("unit")).get("months")
+                for m in _PERIOD_RE.finditer(window[:160])
+                if m.group("unit").startswith(("month", "year"))
+            ]
+        at_months = sorted({a for a in at if a})
+        every = _EVERY.search(sentence)
+        if not at_months and not every:
+            continue
+        if any(a <= begin < b or begin <= a < begin + len(sentence) for a, b in taken):
+            continue  # the sentence's period is already another limit
+        every_months = None
+        if every:
+            if every.group("adj"):
+                every_months = _EVERY_MONTHS.get(every.group("adj").replace("-", ""), 12)
+            elif every.group("n"):
+                every_months = _period(every.group("n"), every.group("unit")).get("months")
+            else:
+                every_months = 12
+        anchor_m = re.search(rf"\b{_ANCHOR}", sentence)
+        anchor = _anchor(anchor_m.group("anchor")) if anchor_m else "approval"
+        first = at_months[0] if at_months else every_months
+        limit: dict[str, Any] = {
+            "kind": "review",
+            "months": first,
+            "anchor": anchor if anchor in ("approval", "occupancy", "issuance") else "approval",
+            "at_months": at_months,
+            "every_months": every_months,
+            "extensions": None,
+            "text": printed[begin : begin + len(sentence)].strip(" .;"),
+        }
+        out.append((begin, limit))
+    return out
+
+
+def review_dates(limit: dict[str, Any], horizon_months: int = 60) -> list[int]:
+    """The months after its anchor at which a recurring review falls: the fixed ones, then
+    every `every_months` up to `horizon_months` (five years) after the anchor."""
+    months = sorted({int(m) for m in limit.get("at_months") or [] if m})
+    every = limit.get("every_months")
+    if every:
+        n = (months[-1] if months else 0) + int(every)
+        while n <= horizon_months:
+            months.append(n)
+            n += int(every)
+    return months
 
 
 def describe(limit: dict[str, Any]) -> str:
@@ -279,8 +410,15 @@ def describe(limit: dict[str, Any]) -> str:
         n, unit = limit.get("days") or 0, "day"
     period = f"{n} {unit}{'s' if n != 1 else ''}"
     anchor = limit.get("anchor") or "an event not named"
+    if kind == "review":
+        at = ", ".join(str(m) for m in limit.get("at_months") or [])
+        line = f"reviews at {at} months after {anchor}" if at else f"reviews after {anchor}"
+        every = limit.get("every_months")
+        return f"{line}, then every {every} months" if every else line
     verb = {"expiry": "expires", "term": "term of", "due": "due within"}.get(str(kind), str(kind))
-    line = f"{verb} {period} after {anchor}" if kind != "term" else f"{verb} {period}"
+    line = f"{verb} {period} after {anchor}"
+    if kind == "term" and limit.get("anchor") in (None, "approval"):
+        line = f"{verb} {period}"
     ext = limit.get("extensions")
     if ext:
         count = ext.get("count") or 1
@@ -294,17 +432,21 @@ class TimeLimitSyntaxError(ValueError):
     """A corrected time limit that cannot be read; the message shows the form to use."""
 
 
-KINDS = ("expiry", "term", "until", "due")
+KINDS = ("expiry", "term", "until", "due", "review")
 _COMPACT = re.compile(
     r"^(?P<kind>expiry|term|due)\s+(?P<n>\d{1,4})\s+(?P<unit>days?|months?|years?)"
     r"(?:\s+(?:after|from)\s+(?P<anchor>[a-z][a-z_-]*))?"
     r"(?:\s*\+\s*(?P<count>\d{1,2})\s*[x\u00d7]\s*(?P<each>\d{1,3})\s*months?)?$"
-    r"|^until\s+(?P<until>\d{4}-\d{2}-\d{2})$",
+    r"|^until\s+(?P<until>\d{4}-\d{2}-\d{2})$"
+    r"|^review(?:\s+at\s+(?P<at>\d{1,3}(?:\s*,\s*\d{1,3})*)\s+months?)?"
+    r"(?:\s+(?:after|from)\s+(?P<ranchor>[a-z][a-z_-]*))?"
+    r"(?:\s+then\s+every\s+(?P<every>\d{1,3})\s+months?)?$",
     re.I,
 )
 COMPACT_FORM = (
     "'expiry 24 months after approval +1x12 months', 'term 60 months', "
-    "'due 30 days after invoice', 'until 2027-12-31' (several separated by ';', 'none' for none)"
+    "'due 30 days after invoice', 'until 2027-12-31', 'review at 6,12 months after approval "
+    "then every 12 months' (several separated by ';', 'none' for none)"
 )
 
 
@@ -312,12 +454,18 @@ def compact(limit: dict[str, Any]) -> str:
     """The short form staff read and correct: "expiry 24 months after approval +1x12 months"."""
     if limit.get("kind") == "until":
         return f"until {limit.get('until')}"
+    if limit.get("kind") == "review":
+        at = ",".join(str(m) for m in limit.get("at_months") or [])
+        out = "review" + (f" at {at} months" if at else "")
+        out += f" after {limit.get('anchor') or 'approval'}"
+        every = limit.get("every_months")
+        return out + (f" then every {every} months" if every else "")
     if limit.get("months") is not None:
         period = f"{limit['months']} months"
     else:
         period = f"{limit.get('days') or 0} days"
     out = f"{limit.get('kind')} {period}"
-    if limit.get("anchor") and limit.get("kind") != "term":
+    if limit.get("anchor") and (limit.get("kind") != "term" or limit["anchor"] != "approval"):
         out += f" after {limit['anchor']}"
     ext = limit.get("extensions")
     if ext and ext.get("months"):
@@ -340,7 +488,20 @@ def parse_compact(text: str, previous: list[dict[str, Any]] = ()) -> list[dict[s
         if not m:
             raise TimeLimitSyntaxError(f"cannot read the time limit {part!r}; write {COMPACT_FORM}")
         limit: dict[str, Any]
-        if m.group("until"):
+        if part.lower().startswith("review"):
+            at = [int(x) for x in re.split(r"\s*,\s*", m.group("at") or "") if x]
+            every = int(m.group("every")) if m.group("every") else None
+            if not at and not every:
+                raise TimeLimitSyntaxError(f"{part!r}: say when ('review at 6,12 months ...')")
+            limit = {
+                "kind": "review",
+                "months": at[0] if at else every,
+                "anchor": (m.group("ranchor") or "approval").lower(),
+                "at_months": at,
+                "every_months": every,
+                "extensions": None,
+            }
+        elif m.group("until"):
             try:
                 until = date.fromisoformat(m.group("until")).isoformat()
             except ValueError:
