@@ -12,7 +12,14 @@ from rules.conditions.condition_labels import department_prefixes
 from rules.conditions.condition_outline import OutlineCondition
 from rules.conditions.department_words import department_in_words
 from rules.conditions.gates import UNSPECIFIED, MilestoneSet
-from rules.conditions.kinds import CONDITIONAL, EVENT, classify_kind, kind_words
+from rules.conditions.kinds import (
+    CONDITIONAL,
+    EVENT,
+    RECURRING,
+    REQUIREMENT,
+    classify_kind,
+    kind_words,
+)
 from rules.conditions.lifecycle import DEPARTMENTS
 from rules.conditions.time_limits import find_time_limits
 
@@ -39,6 +46,8 @@ def condition_spec(
     department, department_source, department_words = _department(cond, own, aliases)
     kind = classify_kind(own, cond.code, sub_texts=sub_texts, gates=gates)
     limits = find_time_limits(" ".join([own, *sub_texts]))
+    if kind == REQUIREMENT and any(t.get("kind") == "review" for t in limits):
+        kind = RECURRING  # reviewed at set times: periodic check-ins
     evidence: dict[str, Any] = {"number": cond.label or cond.number}
     if source == "explicit":
         phrases = {**_sub_phrases(sub_texts, ms), **ms.phrases(own)}

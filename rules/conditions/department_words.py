@@ -19,10 +19,11 @@ _DATA = Path(__file__).resolve().parents[1] / "data" / "departments.json"
 _ROLE = (
     r"(?:satisfaction\s+of|approv(?:ed|al)\s+(?:by|of)|review(?:ed)?\s+(?:by|of)"
     r"|(?:submitted|submit|provided|provide|delivered|deliver|returned|sent|send|furnished"
-    r"|furnish|paid|pay|filed|file|given|give)\s+(?:\w+\s+){0,3}?to|verified\s+by|accepted\s+by"
+    r"|furnish|paid|pay|filed|file|given|give)\s+(?:[\w-]+\s+){0,6}?to"
+    r"|(?<!on\s)(?:filed|file|lodged|lodge|submitted|submit)\s+(?:[\w-]+\s+){0,6}?with|verified\s+by|accepted\s+by"
     r"|inspected\s+by|determined\s+by|discretion\s+of|direction\s+of|acceptable\s+to"
     r"|contact(?:ing)?|coordinate\s+with|consult(?:ation)?\s+with|permit\s+from"
-    r"|clearance\s+from|sign-?off\s+from|approval\s+from)"
+    r"|clearance\s+from|sign-?off\s+from|approval\s+from|obtained\s+from|issued\s+by)"
 )
 _ARTICLE = r"\s+(?:the\s+)?(?:city(?:'s)?\s+|county(?:'s)?\s+|town(?:'s)?\s+)?"
 

@@ -1,12 +1,12 @@
 """Condition numbers as OCR and typists leave them (before step 5 of rules.conditions.parser).
 
 Other shapes of a number: "14.)", "15 .)", "(14).", "14 ." are rewritten "14." wherever a
-line starts with one. Numbers damaged by OCR ("II." for 11, "l4." for 14, "1O." for 10,
-"53_" for 53, "SG_" for 56) are read by their place in the sequence: a line-start token of
-digit-like characters (l I | ! O o S G B Z) is the next condition's number only when, read
-as digits, it is that next number, that number is printed nowhere else as a condition
-number, and the line is a sentence, not a heading ("II. PRIOR TO OCCUPANCY" stays a
-roman section)."""
+line starts with one. Numbers damaged by OCR ("II." for 11, "l4." for 14,
+"1O." for 10, "53_" for 53, "SG_" for 56) are read by their place in the sequence: a
+line-start token of digit-like characters (l I | ! O o S G B Z) is a condition's number
+only when, read as digits, it is the next number (or up to two further on, leaving a gap
+that is warned), that number is printed nowhere else as a condition number, and the line
+is a sentence, not a heading ("II. PRIOR TO OCCUPANCY" stays a roman section)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
         found = [int(m.group("n")) for m in _NUMBER.finditer(line)]
         if found:
             for n in found:
-                if n == last + 1 or (last < n <= last + 5 and line.startswith(f"{n}.")):
+                starts = line.startswith(f"{n}.")
+                if n == last + 1 or (starts and (last < n <= last + 5 or not last)):
                     last = n
             continue
         hit = _DAMAGED.match(line)
@@ -60,9 +61,11 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
         if token.isdigit() and hit.group("p") in (".", ")"):
             continue  # an ordinary number: not next in sequence, so not a condition here
         read = token.translate(_LOOKALIKE)
-        if not read.isdigit() or int(read) != last + 1:
+        # The next number, or one a little further on (a lost number in between is a gap
+        # the outline warns about).
+        if not read.isdigit() or not last < int(read) <= last + 3:
             continue
-        n = last + 1
+        n = int(read)
         if any(j != i for j in printed_at.get(n, [])):
             continue  # the real one is printed elsewhere
         out[i] = f"{n}. {line[hit.end() :]}"

@@ -59,22 +59,20 @@ def remove_furniture(pages: Sequence[str]) -> list[str]:
 
 
 def _without_line_numbers(lines: list[str]) -> list[str]:
-    """Pleading paper numbers its lines 1, 2, 3 ... at the left margin: when most lines of a
-    page start with the next number in that run, the numbers are dropped."""
+    """Pleading paper numbers its lines 1, 2, 3 ... at the left margin, from 1 on each page:
+    when most lines of a page start with the next number of that run, the numbers are
+    dropped."""
     filled = [i for i, line in enumerate(lines) if line.strip()]
-    if len(filled) < 10:
+    if len(filled) < 5:
         return lines
     run: list[int] = []
-    expected = None
+    expected = 1
     for i in filled:
         m = _LINE_NUMBER.match(lines[i])
-        if m is None:
-            continue
-        n = int(m.group(1))
-        if expected is None or n == expected:
+        if m is not None and int(m.group(1)) == expected:
             run.append(i)
-            expected = n + 1
-    if len(run) < 0.6 * len(filled):
+            expected += 1
+    if len(run) < 0.8 * len(filled):
         return lines
     out = list(lines)
     for i in run:

@@ -125,7 +125,7 @@ def parse_resolution(
                 ),
                 "",
             )
-            phrase = unknown_gate_phrase(s.text)
+            phrase = unknown_gate_phrase(s)
             said = f" ({phrase!r} is no milestone Clearance knows)" if phrase else ""
             warnings.append(
                 f"Condition {s.number}: no milestone in its words, section or department; "

@@ -3,11 +3,12 @@ the page its words start on, the warnings about it, and how sure the parse is.
 
 Confidence, from what the parse itself shows (never from a guess about the city):
 
-- low: no milestone was found (`unspecified`); the number sits right after a gap or a
-  number printed twice (the condition may hold the missing one); the first condition is
-  not number 1 (a preamble may have swallowed it); the text is very short; or the words
-  look like OCR noise (many tokens that are not words).
-- medium: its number was read from OCR damage ("l4." as 14); a gate was assumed from
+- low: no milestone was found (`unspecified`) and no time limit either; the number sits
+  right after a gap or a number printed twice (the condition may hold the missing one);
+  the first condition is not number 1 (a preamble may have swallowed it); the text is
+  very short; or the words look like OCR noise (many tokens that are not words).
+- medium: its number was read from OCR damage ("l4." as 14); no milestone but a time
+  limit (an expiry or a term is what matters there); a gate was assumed from
   words that do not name the milestone outright; or any other warning names it.
 - high: otherwise.
 """
@@ -30,13 +31,16 @@ _UNKNOWN_GATE = re.compile(
 _WORD = re.compile(r"^[A-Za-z][a-z'\u2019-]*[a-z]$|^[A-Z]{2,}$|^[a-z]$|^\d[\d,./%-]*$|^[A-Z]$")
 
 
-def unknown_gate_phrase(text: str) -> str | None:
+def unknown_gate_phrase(spec: ConditionSpec) -> str | None:
     """The words that look like a milestone the vocabulary lacks ("prior to the start of
-    operations"), quoted in the warning so staff see why it is unspecified."""
-    m = _UNKNOWN_GATE.search(" ".join(text.split()))
-    if m is None:
-        return None
-    return " ".join(m.group(0).split()[:9])
+    operations"), quoted in the warning so staff see why it is unspecified; not the start
+    of one of its time limits ("for one year following acceptance ...")."""
+    limits = " ".join(str(t.get("text") or "") for t in spec.time_limits).lower()
+    for m in _UNKNOWN_GATE.finditer(" ".join(spec.text.split())):
+        phrase = " ".join(m.group(0).split()[:9])
+        if phrase.lower() not in limits:
+            return phrase
+    return None
 
 
 def _pages_of(specs: Sequence[ConditionSpec], pages: Sequence[str]) -> None:
@@ -45,10 +49,10 @@ def _pages_of(specs: Sequence[ConditionSpec], pages: Sequence[str]) -> None:
     norm = [" ".join(p.split()) for p in pages]
     page, offset = 0, 0
     for spec in specs:
-        words = " ".join(spec.text.split())
+        words = spec.text.split()
         found = None
-        for size in (60, 30, 15):
-            needle = words[:size]
+        for size in (10, 5, 2):
+            needle = " ".join(words[:size])
             if not needle:
                 break
             for i in range(page, len(norm)):
@@ -107,7 +111,7 @@ def review(
                 f"{printed[0]!r} (damaged by OCR) by its place in the sequence"  # type: ignore[index]
             )
         low = (
-            spec.gates == ["unspecified"]
+            (spec.gates == ["unspecified"] and not spec.time_limits)
             or spec.number in gap_at
             or len(spec.text.split()) < 5
             and not spec.sub_items
@@ -115,7 +119,7 @@ def review(
         )
         if low:
             spec.confidence = LOW
-        elif damaged or spec.warnings:
+        elif damaged or spec.warnings or spec.gates == ["unspecified"]:
             spec.confidence = MEDIUM
         else:
             spec.confidence = HIGH

@@ -362,7 +362,7 @@ def _reviews(
             continue
         if any(a <= begin < b or begin <= a < begin + len(sentence) for a, b in taken):
             continue  # the sentence's period is already another limit
-        every_months = None
+        every_months: int | None = None
         if every:
             if every.group("adj"):
                 every_months = _EVERY_MONTHS.get(every.group("adj").replace("-", ""), 12)
@@ -372,10 +372,9 @@ def _reviews(
                 every_months = 12
         anchor_m = re.search(rf"\b{_ANCHOR}", sentence)
         anchor = _anchor(anchor_m.group("anchor")) if anchor_m else "approval"
-        first = at_months[0] if at_months else every_months
         limit: dict[str, Any] = {
             "kind": "review",
-            "months": first,
+            "months": at_months[0] if at_months else every_months,
             "anchor": anchor if anchor in ("approval", "occupancy", "issuance") else "approval",
             "at_months": at_months,
             "every_months": every_months,
