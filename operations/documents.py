@@ -316,23 +316,30 @@ def _docx(data: bytes) -> Document:
 def _paragraph(p: Any, numbering: _Numbering, pages: list[list[str]]) -> None:
     """A paragraph's text with its automatic number ("12.") in front; an explicit page
     break starts a new page."""
+    label = numbering.label(p) if _has_text(p) else ""
     parts: list[str] = []
-    for node in p.iter(f"{_W}t", f"{_W}tab", f"{_W}br", f"{_W}lastRenderedPageBreak"):
+
+    def flush() -> None:
+        nonlocal label
+        text = "".join(parts).strip()
+        if text:
+            pages[-1].append(f"{label} {text}" if label else text)
+            label = ""
+
+    for node in p.iter(f"{_W}t", f"{_W}tab", f"{_W}br"):
         if node.tag == f"{_W}t":
             parts.append(node.text or "")
         elif node.tag == f"{_W}tab":
             parts.append(" ")
-        elif node.tag == f"{_W}br" and node.get(f"{_W}type") == "page":
-            text = "".join(parts).strip()
-            if text:
-                pages[-1].append(text)
+        elif node.get(f"{_W}type") == "page":
+            flush()
             parts = []
             pages.append([])
-    text = "".join(parts).strip()
-    if not text:
-        return
-    label = numbering.label(p)
-    pages[-1].append(f"{label} {text}" if label else text)
+    flush()
+
+
+def _has_text(p: Any) -> bool:
+    return any((t.text or "").strip() for t in p.iter(f"{_W}t"))
 
 
 class _Numbering:

@@ -119,6 +119,11 @@ def conditions_bounds(lines: list[str]) -> tuple[int, int, bool]:
         if _COA_HEADING.match(lines[i]) or _COA_INTRO.search(lines[i]):
             start = i + 1
             break
+        # An introduction wrapped by a PDF or OCR: "... subject to the conditions" / "below:"
+        wrapped = i > first_title and lines[i].endswith(":") and len(lines[i]) < 40
+        if wrapped and _COA_INTRO.search(f"{lines[i - 1]} {lines[i]}"):
+            start = i + 1
+            break
     found = start is not None
     if start is None:
         start = first_title
