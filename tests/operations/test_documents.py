@@ -4,13 +4,17 @@ in one line, and how Word's own numbers and page breaks are read."""
 from __future__ import annotations
 
 import io
-import random
-import zipfile
 
 import pytest
-from pypdf import PdfWriter
 
 from operations.documents import MAX_PAGES, DocumentError, read_document, tesseract_available
+from tests.bad_files import (
+    RESOLUTION,
+    blank_pdf,
+    encrypted_pdf,
+    photographs_pdf,
+    zip_named_docx,
+)
 from tests.real_parts import missing
 from tests.scanned_pdf import text_pdf
 
@@ -19,62 +23,14 @@ needs_tesseract = pytest.mark.skipif(
     reason=missing("Tesseract", "tesseract-ocr is not installed (scripts/system-packages)"),
 )
 
-RESOLUTION = (
-    "RESOLUTION OF THE CITY COUNCIL APPROVING A USE PERMIT\n"
-    "The following conditions of approval apply:\n"
-    "1. The use shall be conducted indoors at all times.\n"
-    "2. Signs shall be approved by the Planning Director prior to occupancy.\n"
-)
-
-
-def _blank_pdf(pages: int) -> bytes:
-    writer = PdfWriter()
-    for _ in range(pages):
-        writer.add_blank_page(612, 792)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def _encrypted_pdf() -> bytes:
-    writer = PdfWriter(clone_from=io.BytesIO(text_pdf(RESOLUTION)))
-    writer.encrypt("secret", algorithm="AES-128")
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def _photographs_pdf() -> bytes:
-    """A PDF of one "photograph": soft shapes and grain, no letters anywhere."""
-    from PIL import Image, ImageDraw, ImageFilter
-
-    rng = random.Random(3)
-    image = Image.new("L", (1100, 1400), 200)
-    draw = ImageDraw.Draw(image)
-    for _ in range(40):
-        x, y, r = rng.randrange(1100), rng.randrange(1400), rng.randrange(30, 200)
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=rng.randrange(40, 240))
-    image = image.filter(ImageFilter.GaussianBlur(6))
-    out = io.BytesIO()
-    image.save(out, "PDF", resolution=150.0)
-    return out.getvalue()
-
-
-def _zip_named_docx() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        archive.writestr("photos/site.jpg", b"\xff\xd8\xff" + b"0" * 100)
-    return out.getvalue()
-
-
 BAD = [
     ("empty", b"", "r.pdf", "the file is empty"),
     ("blank bytes", b"  \n\n ", "r.txt", "the file is empty"),
-    ("encrypted", _encrypted_pdf(), "r.pdf", "the PDF is encrypted (password-protected)"),
+    ("encrypted", encrypted_pdf(), "r.pdf", "the PDF is encrypted (password-protected)"),
     ("corrupt", text_pdf(RESOLUTION)[:300], "r.pdf", "not a readable PDF"),
     ("not a pdf at all", b"%PDF-1.7\nrubbish", "r.pdf", "not a readable PDF"),
-    ("too long", _blank_pdf(MAX_PAGES + 1), "r.pdf", f"has {MAX_PAGES + 1} pages, more than 500"),
-    ("zip as docx", _zip_named_docx(), "r.docx", "a ZIP archive, not a Word document"),
+    ("too long", blank_pdf(MAX_PAGES + 1), "r.pdf", f"has {MAX_PAGES + 1} pages, more than 500"),
+    ("zip as docx", zip_named_docx(), "r.docx", "a ZIP archive, not a Word document"),
     ("text as docx", RESOLUTION.encode(), "r.docx", "not a Word document"),
     ("old word", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600, "r.doc", "Word 97-2003"),
 ]
@@ -91,7 +47,7 @@ def test_a_bad_file_is_refused_in_one_line(data: bytes, name: str, message: str)
 @needs_tesseract
 def test_a_pdf_of_photographs_has_no_text() -> None:
     with pytest.raises(DocumentError, match=r"^no text found in the file: its 1 page"):
-        read_document(_photographs_pdf(), "photos.pdf")
+        read_document(photographs_pdf(), "photos.pdf")
 
 
 def test_a_text_pdf_is_read_page_by_page_with_progress() -> None:

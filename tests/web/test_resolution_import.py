@@ -15,8 +15,10 @@ from sqlalchemy import func, select
 from models.database import make_engine, session_factory
 from models.schema import AuditRow, ConditionRow, Project
 from settings import Settings
+from tests.bad_files import blank_pdf, encrypted_pdf, zip_named_docx
 from tests.resolution_pdf import write_resolution_pdf
 from tests.web.helpers import Browser, csrf_of
+from tests.word_docx import word_resolution
 
 CORPUS = Path(__file__).resolve().parents[1] / "rules" / "conditions" / "corpus"
 COUNTY = (CORPUS / "county_board.txt").read_text("utf-8")
@@ -206,6 +208,9 @@ def test_bad_files_get_a_clear_message_and_nothing_is_stored(
         (dict(text=NO_CONDITIONS), "no conditions found"),
         (dict(pdf=b"%PDF-1.4\nthis is not a pdf at all", name="r.pdf"), "not a readable PDF"),
         (dict(pdf=b"RESOLUTION OF THE CITY", name="letter.pdf"), "not a PDF"),
+        (dict(pdf=encrypted_pdf(), name="locked.pdf"), "the PDF is encrypted"),
+        (dict(pdf=zip_named_docx(), name="photos.docx"), "a ZIP archive, not a Word document"),
+        (dict(pdf=blank_pdf(501), name="archive.pdf"), "more than 500"),
     ]
     for kwargs, message in cases:
         client, response = _upload(browser, PM, **kwargs)  # type: ignore[arg-type]
@@ -362,3 +367,20 @@ def test_api_reading_in_the_background(browser: Browser, tmp_path: Path) -> None
         time.sleep(0.05)
     assert status["state"] == "ready" and status["percent"] == 100
     assert len(status["resolution"]["conditions"]) == 20 * 11
+
+
+def test_a_word_resolution_is_reviewed_with_the_flagged_conditions_first(browser: Browser) -> None:
+    data = word_resolution(CORPUS / "docx_typed_numbers.txt", auto_number=False)
+    client, response = _upload(browser, PM, pdf=data, name="za-2025-09.docx")
+    _, page = _review(client, response)
+    assert page.status_code == 200
+    rows = re.findall(
+        r'data-testid="import-row" data-number="([^"]+)" data-confidence="(\w+)" '
+        r'data-flagged="(\w+)"',
+        page.text,
+    )
+    assert sorted(n for n, _, _ in rows) == ["1", "2", "3", "4", "5", "6"]
+    flags = [f for _, _, f in rows]
+    assert flags == sorted(flags, reverse=True)  # every "yes" before the first "no"
+    assert rows[0][1] == "low" and flags.count("yes") >= 2
+    assert 'data-testid="import-evidence"' in page.text and "page 2" in page.text
