@@ -18,8 +18,8 @@ _DATA = Path(__file__).resolve().parents[1] / "data" / "departments.json"
 # Words that make the name after them the reviewer or the recipient.
 _ROLE = (
     r"(?:satisfaction\s+of|approv(?:ed|al)\s+(?:by|of)|review(?:ed)?\s+(?:by|of)"
-    r"|(?:submitted|submit|provided|provide|delivered|deliver|returned|sent|send|furnished"
-    r"|furnish|paid|pay|filed|file|given|give)\s+(?:[\w-]+\s+){0,6}?to"
+    r"|(?:submitted|submit|provided|provide|delivered|deliver|returned|return|sent|send|furnished"
+    r"|furnish|paid|pay|filed|file|given|give)\s+(?:[\w-]+\s+){0,8}?to"
     r"|(?<!on\s)(?:filed|file|lodged|lodge|submitted|submit)\s+(?:[\w-]+\s+){0,6}?with|verified\s+by|accepted\s+by"
     r"|inspected\s+by|determined\s+by|discretion\s+of|direction\s+of|acceptable\s+to"
     r"|contact(?:ing)?|coordinate\s+with|consult(?:ation)?\s+with|permit\s+from"

@@ -36,7 +36,8 @@ async def test_upload_a_pdf_correct_two_gates_and_import(journey: Journey, tmp_p
     await expect(first.get_by_test_id("import-warning")).to_contain_text(
         "Condition 1: no milestone in its words"
     )
-    expiry = rows.nth(1)
+    # Flagged conditions are listed first, so rows are found by their number.
+    expiry = page.locator('[data-testid=import-row][data-number="2"]')
     await expect(expiry.get_by_test_id("import-time-limit")).to_have_text(
         "expires 24 months after approval (1 extension of 12 months)"
     )
@@ -44,7 +45,7 @@ async def test_upload_a_pdf_correct_two_gates_and_import(journey: Journey, tmp_p
 
     # Two gates corrected: #1 holds the building permit, #6 the occupancy.
     await first.get_by_test_id("import-gates").fill("building_permit")
-    sixth = rows.nth(5)
+    sixth = page.locator('[data-testid=import-row][data-number="6"]')
     await sixth.get_by_test_id("import-gates").fill("occupancy")
     await sixth.get_by_test_id("import-kind").select_option("requirement")
     await page.get_by_test_id("import-project-id").fill(project_id)

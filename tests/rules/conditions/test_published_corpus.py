@@ -67,7 +67,16 @@ EXPECTED: dict[str, tuple[str, list[P]]] = {
                 [],
                 "high",
             ),
-            P("4", 1, None, ["approval_effective"], "explicit", "requirement", [], "high"),
+            P(
+                "4",
+                1,
+                "Planning Division",
+                ["approval_effective"],
+                "explicit",
+                "requirement",
+                [],
+                "high",
+            ),
             P("5", 1, None, ["ongoing"], "explicit", "requirement", [], "high"),
             P("6", 1, "Police", ["unspecified"], "none", "requirement", [], "low"),
             P(
