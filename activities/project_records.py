@@ -160,6 +160,10 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "sub_items": [asdict(s) for s in spec.sub_items],
         "related": list(spec.related),
         "time_limits": [dict(t) for t in spec.time_limits],
+        "page": spec.page,
+        "confidence": spec.confidence,
+        "department_source": spec.department_source,
+        "parse_evidence": dict(spec.evidence),
     }
 
 

@@ -179,6 +179,12 @@ class ConditionRow(Base):
     related: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # Time limits written in the condition (conditions.md §8), as parsed or corrected.
     time_limits: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    # Where the resolution printed it and how sure the parse was (§9); the words that set
+    # its number, gates, department, kind and time limits (not `evidence`: the applicant's).
+    page: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    confidence: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    department_source: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    parse_evidence: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class AuditRow(Base):

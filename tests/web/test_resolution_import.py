@@ -160,12 +160,16 @@ def test_upload_review_correct_and_import_into_a_new_project(
     assert rows["COA-13"].kind == "conditional"
     assert rows["COA-4"].time_limits[0]["days"] == 45
     assert rows["COA-2"].time_limits[0]["anchor_date"] == "2025-05-20"
+    # where each was printed and how sure the parse was stay with the condition (§9)
+    assert rows["COA-2"].page == 1 and rows["COA-2"].confidence in ("high", "medium")
+    assert rows["COA-2"].parse_evidence["number"] == "COA-2"
     corrected = sorted(n for action, n, _ in audit if action == "corrected_at_import")
     assert corrected == ["COA-1", "COA-11", "COA-11", "COA-13", "COA-4"]
     assert ("imported", None, "") in [(a, n, "") for a, n, _ in audit if a == "imported"]
     # the condition page shows the time limit and its date
     condition = client.get(f"/projects/{pid}/conditions/COA-2").text
     assert 'data-testid="condition-time-limit"' in condition and "2027-05-20" in condition
+    assert 'data-testid="condition-printed"' in condition and "page 1; read with" in condition
     # the upload is gone once imported
     assert client.get(url).status_code == 404
 
