@@ -45,9 +45,24 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
                 lines[i][: len(lines[i]) - len(line) + 3].strip(),
                 False,
             )
+    line_starts = [
+        (i, int(m.group(1)))
+        for i, line in enumerate(out)
+        if (m := re.match(r"(\d{1,3})\.\s", line))
+    ]
+    following = {i: n for (i, _), (_, n) in zip(line_starts, line_starts[1:], strict=False)}
     last = 0
     for i, line in enumerate(out):
         found = [int(m.group("n")) for m in _NUMBER.finditer(line)]
+        misread = _misread(line, last, following.get(i), printed_at)
+        if misread:
+            # "4." between nothing and "2.", "43." between "12." and "14.": OCR misread
+            # a digit; the place in the sequence says which number it is.
+            n = last + 1
+            out[i] = f"{n}{line[len(misread) :]}"
+            repaired[str(n)] = (f"{misread}.", True)
+            last = n
+            continue
         if found:
             for n in found:
                 starts = line.startswith(f"{n}.")
@@ -72,6 +87,19 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
         repaired[str(n)] = (line[: hit.end()].strip(), True)
         last = n
     return out, repaired
+
+
+def _misread(
+    line: str, last: int, following: int | None, printed_at: dict[int, list[int]]
+) -> str | None:
+    """The digits of a line-start number that can only be the next one misread: not the
+    next, the next printed nowhere, and the number after it next in the document."""
+    m = re.match(r"(\d{1,3})\.\s+(?=[A-Z(\"])", line)
+    if m is None or int(m.group(1)) == last + 1 or following != last + 2:
+        return None
+    if printed_at.get(last + 1):
+        return None
+    return m.group(1)
 
 
 def _reshape(line: str) -> str:

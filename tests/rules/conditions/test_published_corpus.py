@@ -448,3 +448,13 @@ def test_a_phrase_the_vocabulary_lacks_is_quoted_never_guessed() -> None:
         "Condition 7: no milestone in its words, section or department; listed as unspecified "
         "('prior to combustible construction' is no milestone Clearance knows)"
     ) in parsed.warnings
+
+
+def test_a_misread_digit_is_read_by_its_place() -> None:
+    # Tesseract reads a skewed "1." as "4." and "13." as "43.": the numbers around say which.
+    lines = ["4. First.", "2. Second.", "3. Third.", "12. Twelfth.", "43. Thirteenth.", "14. Last."]
+    fixed, printed = repair_numbers(lines)
+    assert fixed == ["1. First.", "2. Second.", "3. Third.", "12. Twelfth.", "13. Thirteenth.", "14. Last."]
+    assert printed == {"1": ("4.", True), "13": ("43.", True)}
+    # a real gap is left alone (and warned by the outline)
+    assert repair_numbers(["1. A.", "2. B.", "4. D.", "5. E."])[0] == ["1. A.", "2. B.", "4. D.", "5. E."]
