@@ -81,9 +81,8 @@ def main() -> int:
     if tesseract_available() is None:
         print("tesseract is not installed (scripts/system-packages)", file=sys.stderr)
         return 2
-    print(
-        f"load {os.getloadavg()[0]:.1f}, {ocr_workers()} OCR workers, Tesseract {tesseract_available()}"
-    )
+    version = tesseract_available()
+    print(f"load {os.getloadavg()[0]:.1f}, {ocr_workers()} OCR workers, Tesseract {version}")
 
     printed = text_pdf(resolution_text(args.pages), "Resolution No. 2026-40")
     scanned = scan(printed, skew=1.0, noise=0.001, seed=40, dpi=OCR_DPI)
@@ -108,7 +107,8 @@ def main() -> int:
     print(
         f"scanned: {pages} pages, {len(parsed.conditions)} conditions; import {ours:.1f} s "
         f"({pages / ours:.2f} pages/s), plain tesseract {plain:.1f} s ({pages / plain:.2f} "
-        f"pages/s); ratio {ratio:.2f} (goal >= {OCR_GOAL}) {'PASS' if ratio >= OCR_GOAL else 'FAIL'}"
+        f"pages/s); ratio {ratio:.2f} (goal >= {OCR_GOAL}) "
+        f"{'PASS' if ratio >= OCR_GOAL else 'FAIL'}"
     )
     print(
         f"  progress: {len(progress)} reports, first page recognised after "

@@ -46,9 +46,9 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
                 False,
             )
     line_starts = [
-        (i, int(m.group(1)))
+        (i, int(start.group(1)))
         for i, line in enumerate(out)
-        if (m := re.match(r"(\d{1,3})\.\s", line))
+        if (start := re.match(r"(\d{1,3})\.\s", line))
     ]
     following = {i: n for (i, _), (_, n) in zip(line_starts, line_starts[1:], strict=False)}
     last = 0

@@ -452,9 +452,11 @@ def test_a_phrase_the_vocabulary_lacks_is_quoted_never_guessed() -> None:
 
 def test_a_misread_digit_is_read_by_its_place() -> None:
     # Tesseract reads a skewed "1." as "4." and "13." as "43.": the numbers around say which.
-    lines = ["4. First.", "2. Second.", "3. Third.", "12. Twelfth.", "43. Thirteenth.", "14. Last."]
-    fixed, printed = repair_numbers(lines)
-    assert fixed == ["1. First.", "2. Second.", "3. Third.", "12. Twelfth.", "13. Thirteenth.", "14. Last."]
-    assert printed == {"1": ("4.", True), "13": ("43.", True)}
+    fixed, printed = repair_numbers(["4. One.", "2. Two.", "3. Three.", "4. Four."])
+    assert fixed == ["1. One.", "2. Two.", "3. Three.", "4. Four."]
+    assert printed == {"1": ("4.", True)}
+    fixed, printed = repair_numbers(["11. Eleven.", "12. Twelve.", "43. Thirteen.", "14. End."])
+    assert fixed[2] == "13. Thirteen." and printed == {"13": ("43.", True)}
     # a real gap is left alone (and warned by the outline)
-    assert repair_numbers(["1. A.", "2. B.", "4. D.", "5. E."])[0] == ["1. A.", "2. B.", "4. D.", "5. E."]
+    gap = ["1. A.", "2. B.", "4. D.", "5. E."]
+    assert repair_numbers(gap)[0] == gap
