@@ -38,23 +38,39 @@ def _parse_file(path: Path) -> ParsedResolution:
     from actions.resolution_files import ResolutionError, read_resolution
 
     try:
-        return read_resolution(path.read_bytes(), path.name)
+        return read_resolution(path.read_bytes(), path.name, progress=_progress_line)
     except OSError as err:
         raise CliError(f"{path}: cannot read the resolution ({err.strerror or err})", 2) from None
     except ResolutionError as err:
         raise CliError(f"{path}: {err}", code=2) from None
 
 
+def _progress_line(done: int, total: int, stage: str) -> None:
+    """A long file's progress on standard error (the parse itself goes to standard output):
+    in place on a terminal, every tenth page otherwise."""
+    if total < 5:
+        return
+    line = f"{done} of {total} pages {'recognised by OCR' if stage == 'recognised' else 'read'}"
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r{line}" + ("\n" if done == total else ""))
+    elif done == total or done % 10 == 0:
+        sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _review_table(parsed: ParsedResolution) -> Table:
     from rules.conditions.time_limits import describe
 
     table = Table(title=parsed.title[:120] or "Conditions", show_lines=False)
-    for col in ("No.", "Code", "Department", "Gates", "From", "Kind", "Time limits", "Condition"):
+    columns = ("No.", "Page", "Sure", "Code", "Department", "Gates", "From", "Kind", "Time limits")
+    for col in (*columns, "Condition"):
         table.add_column(col, overflow="fold")
     for c in parsed.conditions:
         text = " ".join(c.text.split())
         table.add_row(
             c.number,
+            str(c.page or ""),
+            c.confidence,
             c.code or "",
             (c.department or "")[:28],
             ", ".join(c.gates),

@@ -51,7 +51,8 @@ def condition_spec(
     evidence: dict[str, Any] = {"number": cond.label or cond.number}
     if source == "explicit":
         phrases = {**_sub_phrases(sub_texts, ms), **ms.phrases(own)}
-        evidence["gates"] = "; ".join(phrases[g] for g in gates if g in phrases) or None
+        said = dict.fromkeys(phrases[g] for g in gates if g in phrases)  # one phrase, once
+        evidence["gates"] = "; ".join(said) or None
     elif source in ("section", "department"):
         evidence["gates"] = f"{source}: {cond.section or cond.department or 'preamble'}"
     if department_words:
