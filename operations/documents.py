@@ -24,6 +24,8 @@ from typing import Any
 MAX_PAGES = 500
 # Tesseract reads print best at 300 dots per inch; the benchmark compares at the same.
 OCR_DPI = 300
+# A busy page takes Tesseract seconds; one it has not finished in this long never will.
+OCR_PAGE_TIMEOUT_S = 300
 # A page whose text layer has fewer letters than this is read as a scan.
 _MIN_LETTERS = 40
 # OCR words below this confidence (0-100) are noise: speckles, photographs, rules.
@@ -216,7 +218,11 @@ def recognise(image: Any, dpi: int = OCR_DPI) -> tuple[str, int]:
     image = image.filter(ImageFilter.MedianFilter(3))
     image.format = "PPM"  # greyscale is written as PGM: no PNG compression round trip
     data = pytesseract.image_to_data(
-        image, lang="eng", config=f"--psm 3 --dpi {dpi}", output_type=pytesseract.Output.DICT
+        image,
+        lang="eng",
+        config=f"--psm 3 --dpi {dpi}",
+        output_type=pytesseract.Output.DICT,
+        timeout=OCR_PAGE_TIMEOUT_S,  # a page Tesseract cannot finish ends the job, not hangs it
     )
     lines: dict[tuple[int, int, int], list[str]] = {}
     real = 0

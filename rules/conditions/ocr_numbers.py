@@ -89,17 +89,31 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
     return out, repaired
 
 
+# Digits Tesseract takes for one another in a skewed or specked scan.
+_CONFUSED = {frozenset(p) for p in ("14", "17", "08", "06", "09", "38", "56", "58", "68", "89")}
+
+
+def _confusable(printed: int, expected: int) -> bool:
+    a, b = str(printed), str(expected)
+    differing = [frozenset((x, y)) for x, y in zip(a, b, strict=False) if x != y]
+    return len(a) == len(b) and 0 < len(differing) <= 2 and all(d in _CONFUSED for d in differing)
+
+
 def _misread(
     line: str, last: int, following: int | None, printed_at: dict[int, list[int]]
 ) -> str | None:
-    """The digits of a line-start number that can only be the next one misread: not the
-    next, the next printed nowhere, and the number after it next in the document."""
+    """The digits of a line-start number that can only be the next one misread: the next
+    is printed nowhere, and either the number after this line is next but one ("4." between
+    nothing and "2.") or the printed one is far out of sequence and differs from the next
+    only in digits OCR confuses ("409." after "108.")."""
     m = re.match(r"(\d{1,3})\.\s+(?=[A-Z(\"])", line)
-    if m is None or int(m.group(1)) == last + 1 or following != last + 2:
+    if m is None or int(m.group(1)) == last + 1 or printed_at.get(last + 1):
         return None
-    if printed_at.get(last + 1):
-        return None
-    return m.group(1)
+    n = int(m.group(1))
+    if following == last + 2:
+        return m.group(1)
+    out_of_sequence = n > last + 5 or n <= last
+    return m.group(1) if out_of_sequence and _confusable(n, last + 1) else None
 
 
 def _reshape(line: str) -> str:

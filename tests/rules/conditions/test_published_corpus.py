@@ -457,6 +457,11 @@ def test_a_misread_digit_is_read_by_its_place() -> None:
     assert printed == {"1": ("4.", True)}
     fixed, printed = repair_numbers(["11. Eleven.", "12. Twelve.", "43. Thirteen.", "14. End."])
     assert fixed[2] == "13. Thirteen." and printed == {"13": ("43.", True)}
+    # "409." after "108.", twice in a row: far out of sequence, one confusable digit away
+    lines = ["107. A.", "108. B.", "409. C.", "410. D.", "414. E.", "112. F."]
+    assert [x.split(".")[0] for x in repair_numbers(lines)[0]] == [
+        "107", "108", "109", "110", "111", "112"
+    ]  # fmt: skip
     # a real gap is left alone (and warned by the outline)
     gap = ["1. A.", "2. B.", "4. D.", "5. E."]
     assert repair_numbers(gap)[0] == gap
