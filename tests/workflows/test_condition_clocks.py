@@ -119,3 +119,23 @@ async def test_a_hand_made_condition_becomes_a_clock_with_reminders(
         assert letter["To"] == "applicant@village.test"
         assert "pm@city.test" in letter["Cc"]
         assert "is due" in letter["Subject"] or "due" in letter["Subject"]
+
+
+def test_a_recurring_review_is_a_series_of_clocks() -> None:
+    from rules.conditions.time_limits import find_time_limits
+
+    limits = find_time_limits(
+        "The use permit shall be reviewed by the Planning Commission at six months, at one "
+        "year and then annually thereafter."
+    )
+    plans, skipped = plan_condition_clocks(
+        "P-9", [{"number": "7", "time_limits": limits}], {"approval": "2026-01-15"}
+    )
+    assert not skipped
+    assert [(p.clock_id, p.rule, p.facts) for p in plans] == [
+        (f"P-9-COA-7-review-{m}m", "condition_due_months", {"months": m})
+        for m in (6, 12, 24, 36, 48, 60)
+    ]
+    assert {p.start_date for p in plans} == {"2026-01-15"}
+    # before the approval is known, the series waits for it
+    assert plan_condition_clocks("P-9", [{"number": "7", "time_limits": limits}], {})[0] == []
