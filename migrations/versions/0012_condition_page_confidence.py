@@ -2,7 +2,7 @@
 (issue 26, conditions.md §9)
 
 Revision ID: 0012
-Revises: 0016
+Revises: 0017
 
 Rows imported before this have none of them: page and confidence stay empty (unknown),
 the evidence an empty object.
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
-down_revision: str | None = "0016"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -295,7 +295,7 @@ def test_conditions_imported_before_pages_keep_their_rows(any_database_url: str)
     engine = make_engine(any_database_url)
     try:
         with engine.begin() as connection:
-            command.downgrade(alembic_config(connection), "0016")
+            command.downgrade(alembic_config(connection), "0017")
         assert "page" not in {c["name"] for c in inspect(engine).get_columns("conditions")}
         with engine.begin() as connection:
             connection.execute(
