@@ -146,6 +146,7 @@ class CaseloadActions:
 
     async def run(self, who: Principal, run_id: str) -> dict[str, Any]:
         """Import a previewed file and answer when it is done (the CLI, the tests)."""
+        require(who, PERMISSION)
         self._claim(who, run_id)
         await self._run(who, run_id)
         return self.status(who, run_id)

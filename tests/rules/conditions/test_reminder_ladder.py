@@ -98,10 +98,10 @@ def test_cotati_states_its_ladder_as_data() -> None:
 @pytest.mark.parametrize(
     ("ladder", "message"),
     [
-        ({"weekly_digest": "someday"}, "reminder_ladder.weekly_digest must be a weekday"),
+        ({"weekly_digest": "someday"}, "reminder_ladder.weekly_digest: a weekday name"),
         ({"target_digest_days_before": [0]}, "reminder_ladder.target_digest_days_before"),
         ({"permit_expiry_days_before": "30"}, "reminder_ladder.permit_expiry_days_before"),
-        ({"every_day": True}, "unknown field 'every_day'"),
+        ({"every_day": True}, "reminder_ladder.every_day: unknown field"),
     ],
 )
 def test_a_bad_ladder_is_refused_in_one_line(
