@@ -15,6 +15,7 @@ from sqlalchemy import Engine, bindparam, insert, select, update
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from activities.cities import CityDocuments
 from activities.mail import Transport, build_message, message_id_for
 from activities.operator_alerts import OperatorAlerts
 from activities.portal_links import PortalLinks, PortalScope
@@ -26,6 +27,7 @@ from models.shot_clock import NoticeReceipt, NoticeRequest
 from notices.letter import InvalidNoticeDetails, RenderedNotice, UnknownNoticeKind
 from notices.permit_clock import PermitNoticeRenderer
 from notices.render import NoticeRenderer
+from rules.kernel.jurisdictions import Jurisdiction
 from settings import load_settings
 
 DELIVERED = "delivered"
@@ -111,6 +113,9 @@ class NoticeActivities:
         self._permit_renderer: PermitNoticeRenderer | None = None
         # Every letter to an applicant carries a signed link to the portal (None: off).
         self._portal_links = portal_links
+        # Each city's current document (an administrator's saved version, else its file):
+        # its sender, Reply-To, letterhead and time zone.
+        self._cities = CityDocuments()
 
     def _with_portal(self, req: _R, where: PortalScope | None) -> _R:
         """The request with `details["portal_url"]` when the letter goes to the applicant."""
@@ -132,7 +137,8 @@ class NoticeActivities:
             key=req.notice_key,
             subject_id=req.application.application_id,
             kind=req.kind,
-            render=lambda: self._renderer.render(req),
+            city_key=app.calendar.jurisdiction,
+            render=lambda city: self._renderer.render(req, city),
             to=req.to,
             cc=req.cc,
         )
@@ -150,7 +156,8 @@ class NoticeActivities:
             key=req.notice_key,
             subject_id=req.project.project_id,
             kind=req.kind,
-            render=lambda: self._renderer.render_project(req),
+            city_key=project.jurisdiction,
+            render=lambda city: self._renderer.render_project(req, city),
             to=req.to,
             cc=req.cc,
         )
@@ -173,7 +180,8 @@ class NoticeActivities:
             key=req.notice_key,
             subject_id=req.info.clock_id,
             kind=req.kind,
-            render=lambda: renderer.render_permit(req),
+            city_key=info.calendar.jurisdiction,
+            render=lambda city: renderer.render_permit(req, city),
             to=req.to,
             cc=req.cc,
         )
@@ -185,12 +193,14 @@ class NoticeActivities:
         key: str,
         subject_id: str,
         kind: str,
-        render: Callable[[], RenderedNotice],
+        city_key: str,
+        render: Callable[[Jurisdiction | None], RenderedNotice],
         to: list[str],
         cc: list[str],
     ) -> NoticeReceipt:
         """The one exactly-once delivery path: skip if delivered, else render, record
-        pending, deliver, record delivered. `render` runs only when something is sent.
+        pending, deliver, record delivered. `render` runs only when something is sent,
+        given the city's current document.
         Two transactions on the common path: the check and the pending row are one. Plain
         SQL statements built once, not ORM objects: in an 08:00 storm the ORM's unit of
         work was a sixth of the worker's time (docs/storm.md, "The sixth round")."""
@@ -210,7 +220,8 @@ class NoticeActivities:
                     non_retryable=True,
                 )
             try:
-                rendered = render()
+                # Read on this connection, only when a letter is to be written.
+                rendered = render(self._cities.current(conn, city_key))
             except UnknownNoticeKind as err:
                 raise ApplicationError(
                     str(err), type="UnknownNoticeKind", non_retryable=True

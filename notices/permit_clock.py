@@ -15,6 +15,7 @@ from notices.letterhead import letterhead
 from notices.render import NoticeRenderer
 from notices.vocabulary import jurisdiction_name, rule_title
 from rules.kernel.citations import citation_title
+from rules.kernel.jurisdictions import Jurisdiction
 
 PERMIT_NOTICE_KINDS = (
     "permit_expiry_reminder",
@@ -23,7 +24,7 @@ PERMIT_NOTICE_KINDS = (
 )
 
 
-def context(req: PermitNoticeRequest) -> dict[str, Any]:
+def context(req: PermitNoticeRequest, city: Jurisdiction | None = None) -> dict[str, Any]:
     return {
         "kind": req.kind,
         "notice_key": req.notice_key,
@@ -32,10 +33,12 @@ def context(req: PermitNoticeRequest) -> dict[str, Any]:
         "clock": req.clock,
         "about": rule_clock(req),
         "details": req.details,
-        "jurisdiction_name": jurisdiction_name(req.info.calendar.jurisdiction),
+        "jurisdiction_name": city.name
+        if city is not None
+        else jurisdiction_name(req.info.calendar.jurisdiction),
         "to": req.to,
         "cc": req.cc,
-        **letterhead(req.info.calendar.jurisdiction, req.info.contacts.staff_email),
+        **letterhead(req.info.calendar.jurisdiction, req.info.contacts.staff_email, city),
     }
 
 
@@ -64,8 +67,10 @@ def subject(req: PermitNoticeRequest, about: dict[str, Any]) -> str:
 
 
 class PermitNoticeRenderer(NoticeRenderer):
-    def render_permit(self, req: PermitNoticeRequest) -> RenderedNotice:
+    def render_permit(
+        self, req: PermitNoticeRequest, city: Jurisdiction | None = None
+    ) -> RenderedNotice:
         if req.kind not in PERMIT_NOTICE_KINDS:
             raise UnknownNoticeKind(f"unknown permit notice kind {req.kind!r}")
-        ctx = context(req)
+        ctx = context(req, city)
         return self._letter(req.kind, ctx, subject(req, ctx["about"]))

@@ -15,6 +15,7 @@ from notices.vocabulary import (
     milestone_label,
     milestone_order,
 )
+from rules.kernel.jurisdictions import Jurisdiction
 
 PROJECT_NOTICE_KINDS = (
     "review_reminder",
@@ -27,20 +28,21 @@ PROJECT_NOTICE_KINDS = (
 )
 
 
-def context(req: ProjectNoticeRequest) -> dict[str, Any]:
+def context(req: ProjectNoticeRequest, city: Jurisdiction | None = None) -> dict[str, Any]:
     project = req.project
     details = dict(req.details or {})
     ctx: dict[str, Any] = {
         "kind": req.kind,
         "notice_key": req.notice_key,
         "project": project,
-        "tz": project.time_zone,
+        # Dates in the letter are the city's: its current time zone, else the project's.
+        "tz": city.time_zone if city is not None else project.time_zone,
         "details": details,
         "jurisdiction_name": details.get("jurisdiction_name")
-        or jurisdiction_name(project.jurisdiction),
+        or (city.name if city is not None else jurisdiction_name(project.jurisdiction)),
         "to": req.to,
         "cc": req.cc,
-        **letterhead(project.jurisdiction, project.project_manager_email),
+        **letterhead(project.jurisdiction, project.project_manager_email, city),
     }
     kind = req.kind
 

@@ -19,6 +19,7 @@ from models.shot_clock import NoticeRequest
 from notices import project, shot_clock
 from notices.filters import template_filters
 from notices.letter import RenderedNotice, UnknownNoticeKind
+from rules.kernel.jurisdictions import Jurisdiction
 from settings import PROJECT_ROOT
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
@@ -82,14 +83,16 @@ class NoticeRenderer:
             reply_to=context.get("reply_to", ""),
         )
 
-    def render(self, req: NoticeRequest) -> RenderedNotice:
+    def render(self, req: NoticeRequest, city: Jurisdiction | None = None) -> RenderedNotice:
         if req.kind not in shot_clock.NOTICE_KINDS:
             raise UnknownNoticeKind(f"unknown notice kind {req.kind!r}")
-        context = shot_clock.context(req)
+        context = shot_clock.context(req, city)
         return self._letter(req.kind, context, shot_clock.subject(req, context))
 
-    def render_project(self, req: ProjectNoticeRequest) -> RenderedNotice:
+    def render_project(
+        self, req: ProjectNoticeRequest, city: Jurisdiction | None = None
+    ) -> RenderedNotice:
         if req.kind not in project.PROJECT_NOTICE_KINDS:
             raise UnknownNoticeKind(f"unknown project notice kind {req.kind!r}")
-        context = project.context(req)
+        context = project.context(req, city)
         return self._letter(req.kind, context, project.subject(req, context))

@@ -17,6 +17,7 @@ from notices.vocabulary import (
     jurisdiction_name,
     labeller,
 )
+from rules.kernel.jurisdictions import Jurisdiction
 
 NOTICE_KINDS = (
     "reminder",
@@ -31,7 +32,7 @@ NOTICE_KINDS = (
 )
 
 
-def context(req: NoticeRequest) -> dict[str, Any]:
+def context(req: NoticeRequest, city: Jurisdiction | None = None) -> dict[str, Any]:
     app = req.application
     clock = req.clock
     details = req.details
@@ -45,10 +46,10 @@ def context(req: NoticeRequest) -> dict[str, Any]:
         "category": app.category or clock.get("category") or "",
         # The calendar holds the jurisdiction's key; letters use the city's name.
         "jurisdiction_name": details.get("jurisdiction_name")
-        or jurisdiction_name(app.calendar.jurisdiction),
+        or (city.name if city is not None else jurisdiction_name(app.calendar.jurisdiction)),
         "to": req.to,
         "cc": req.cc,
-        **letterhead(app.calendar.jurisdiction, app.contacts.planner_email),
+        **letterhead(app.calendar.jurisdiction, app.contacts.planner_email, city),
     }
 
 
