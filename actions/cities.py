@@ -17,7 +17,7 @@ import pendulum
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from actions.errors import bad
+from actions.errors import ActionFailed, bad
 from models.schema import JurisdictionVersion
 from models.scope import current_scope, in_scope, scoped
 from rules.kernel.jurisdictions import (
@@ -73,6 +73,16 @@ class Cities:
         if shipped is None:
             raise bad(f"jurisdiction: {key!r} has no version in effect yet")
         return shipped
+
+    def find(self, key: str) -> Jurisdiction | None:
+        """The city ``key`` in effect today, or None (unknown, none in effect yet, or not
+        the request's): for read-only views that fall back on their own."""
+        if not key:
+            return None
+        try:
+            return self.get(key)
+        except ActionFailed:
+            return None
 
     def _scoped_default(self) -> str:
         """'' (the deployment's default), or for a user who does not work there, the first

@@ -47,7 +47,15 @@ def dashboard(request: Request) -> HTMLResponse:
         queue = readmodel.review_queue(
             db, queue_department, _int(params.get("queue_page")), size=rows
         )
-        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+        inbox = inbox_for(
+            db,
+            user.role,
+            user.email,
+            user.department,
+            ctx.today(),
+            ctx.time_zone(),
+            ctx.actions.cities.find,
+        )
         upcoming = deadlines(db, ctx.today(), limit=DASHBOARD_DEADLINES)
     return render(
         request,
@@ -74,7 +82,15 @@ def whole_inbox(request: Request) -> HTMLResponse:
     ctx = ctx_of(request)
     user = session.user
     with ctx.sessions() as db:
-        inbox = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+        inbox = inbox_for(
+            db,
+            user.role,
+            user.email,
+            user.department,
+            ctx.today(),
+            ctx.time_zone(),
+            ctx.actions.cities.find,
+        )
     return render(
         request,
         "inbox.html.j2",

@@ -7,6 +7,7 @@ behind the read model), never in templates. Every query is bounded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -27,7 +28,7 @@ from rules.conditions.lifecycle import DEPARTMENTS
 from rules.kernel.alerts import local_today
 from rules.kernel.calendars import calendar_for
 from rules.kernel.citations import citation_title
-from rules.kernel.jurisdictions import JURISDICTIONS
+from rules.kernel.jurisdictions import JURISDICTIONS, Jurisdiction
 from rules.permit_clocks.packs import PERMIT_RULES
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
 from web.queries.deadlines import PERMIT_DONE
@@ -266,7 +267,25 @@ def clocks_near(db: Session, today: date) -> list[InboxItem]:
 # -- reviewers: their department's queue with service levels ---------------------------------
 
 
-def review_items(db: Session, department: str | None, today: date) -> list[InboxItem]:
+# A city by key as in effect today (the web passes Cities.find: an administrator's saved
+# version, else the shipped file); None for a city nobody knows.
+CityLookup = Callable[[str], Jurisdiction | None]
+
+
+def _service_level(city: Jurisdiction | None, dept: str) -> int:
+    """The department's own review service level in its city, else the city's, else 10."""
+    if city is None:
+        return 10
+    for found in city.department_details:
+        if found.key == dept and found.review_sla_business_days is not None:
+            return found.review_sla_business_days
+    return city.review_sla_business_days
+
+
+def review_items(
+    db: Session, department: str | None, today: date, cities: CityLookup | None = None
+) -> list[InboxItem]:
+    lookup = cities or JURISDICTIONS.get
     columns = [
         ConditionRow.project_id,
         ConditionRow.number,
@@ -276,20 +295,20 @@ def review_items(db: Session, department: str | None, today: date) -> list[Inbox
     ]
     found = queued(db, columns, department, LIMIT)
     # The city of each project (one query for the page, not one per row).
-    cities = dict(
+    city_keys = dict(
         db.execute(
             select(Project.project_id, Project.jurisdiction).where(
                 Project.project_id.in_({r.project_id for r in found})
             )
         ).all()
     )
-    rows = [(*r, cities.get(r.project_id, "")) for r in found]
+    rows = [(*r, city_keys.get(r.project_id, "")) for r in found]
     calendars: dict[str, Any] = {}  # one business-day calendar per city, not per row
     out = []
     for project_id, number, dept, submitted_at, text, key in rows:
-        city = JURISDICTIONS.get(key)
+        city = lookup(key)
         tz = city.time_zone if city else "UTC"
-        sla = city.review_sla_business_days if city else 10
+        sla = _service_level(city, dept)
         if key not in calendars:
             calendars[key] = calendar_for(
                 city.state if city else None,
@@ -686,7 +705,13 @@ class Inbox:
 
 
 def inbox_for(
-    db: Session, role: str, email: str, department: str, today: date, time_zone: str
+    db: Session,
+    role: str,
+    email: str,
+    department: str,
+    today: date,
+    time_zone: str,
+    cities: CityLookup | None = None,
 ) -> Inbox:
     parts: list[list[InboxItem]] = []
     covers: list[str] = []
@@ -695,10 +720,10 @@ def inbox_for(
         parts.append(clocks_near(db, today))
         covers.append("wireless clocks: notice windows, applicant uploads, deadlines")
     if role == "department_reviewer":
-        parts.append(review_items(db, department or None, today))
+        parts.append(review_items(db, department or None, today, cities))
         covers.append(f"review queue: {DEPARTMENTS.get(department, department)}")
     if role == "admin":
-        parts.append(review_items(db, None, today))
+        parts.append(review_items(db, None, today, cities))
         covers.append("review queues: all departments")
     if role in ("engineering", "admin"):
         parts.append(signoff_items(db, today))

@@ -26,5 +26,13 @@ def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
     require_read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
-        result = inbox_for(db, user.role, user.email, user.department, ctx.today(), ctx.time_zone())
+        result = inbox_for(
+            db,
+            user.role,
+            user.email,
+            user.department,
+            ctx.today(),
+            ctx.time_zone(),
+            ctx.actions.cities.find,
+        )
     return result.to_json()
