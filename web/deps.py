@@ -9,6 +9,7 @@ from fastapi import HTTPException, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from actions.errors import ActionFailed
 from models.scope import set_role_here, set_scope
 from rules.access import Principal
 from web.auth.accounts import CurrentUser, SessionInfo
@@ -157,3 +158,24 @@ async def jurisdiction_scope(request: Request) -> None:
             raise HTTPException(404, "There is no such record.")
         role, department = roles[mine[0]]
         set_role_here(user_id, role, department)
+
+
+def _role_in(request: Request, user: CurrentUser, key: str) -> Principal:
+    ctx = ctx_of(request)
+    try:
+        target = ctx.actions.city(key.strip()).key
+    except ActionFailed:
+        return user.principal  # the action refuses the city itself, naming the field
+    roles = roles_of(ctx.sessions, user.id, ctx.actions.city().key)
+    if target not in roles:
+        return user.principal
+    role, department = roles[target]
+    return Principal(user.email, role, department)
+
+
+async def principal_in_city(request: Request, user: CurrentUser, key: str) -> Principal:
+    """The requester as they act in city ``key`` ("" names their default city), for what
+    is opened there (a clock): their role in that city, as about one of its records
+    (jurisdiction_scope), not their role at home. A city they hold no role in keeps their
+    own role; the action then refuses it as unknown (models/scope.py)."""
+    return await run_in_threadpool(_role_in, request, user, key)

@@ -18,7 +18,7 @@ from rules.kernel.citations import citation_title
 from rules.permit_clocks import rule_catalog
 from rules.permit_clocks.packs import PERMIT_RULES
 from web.context import ctx_of, redirect_with_flash, render
-from web.deps import checked_form, form_dict, staff_session
+from web.deps import checked_form, form_dict, principal_in_city, staff_session
 from web.queries.deadlines import deadlines, permit_deadline
 from web.queries.jurisdictions import jurisdiction_options
 from web.queries.permit_clocks import permit_clock_page
@@ -227,7 +227,8 @@ async def open_submit(request: Request) -> Response:
             applicant_email=form.get("applicant_email", "").strip(),
             companion_id=form.get("companion_id", "").strip(),
         )
-        summary = await ctx_of(request).actions.permit_clocks.open(session.user.principal, payload)
+        who = await principal_in_city(request, session.user, payload.jurisdiction or "")
+        summary = await ctx_of(request).actions.permit_clocks.open(who, payload)
     except ActionFailed as err:
         return _open_form(request, session, form, err.message, err.status)
     clock_id = summary.info.clock_id

@@ -20,7 +20,7 @@ from models.schema import Application, ClockEventRow, User
 from rules.access import require
 from web.auth.accounts import link_state
 from web.context import ctx_of, redirect_with_flash, render
-from web.deps import checked_form, form_dict, staff_session
+from web.deps import checked_form, form_dict, principal_in_city, staff_session
 from web.queries import readmodel
 from web.views.offers import clock_offers
 from web.views.present import human_date, outcome_label, tolled_so_far
@@ -123,9 +123,10 @@ def open_form(request: Request) -> HTMLResponse:
 async def open_post(request: Request) -> Response:
     session = staff_session(request)
     form = form_dict(await checked_form(request, session))
-    who = session.user.principal
-    require(who, "clock.open")
     values = {k: str(form.get(k, "")).strip() for k in OPEN_FIELDS}
+    # Opened with the role the person holds in the clock's city.
+    who = await principal_in_city(request, session.user, values["jurisdiction"])
+    require(who, "clock.open")
     try:
         summary = await ctx_of(request).actions.shot_clocks.open_from_fields(who, dict(values))
     except ActionFailed as err:

@@ -17,6 +17,7 @@ from rules.access import require
 from web.api.deps import User
 from web.auth.accounts import CurrentUser
 from web.context import ctx_of
+from web.deps import principal_in_city
 from web.queries.permit_clocks import permit_clock_page
 
 router = APIRouter()
@@ -117,9 +118,9 @@ def api_permit(request: Request, clock_id: str, user: CurrentUser = User) -> dic
 
 @router.post("/permits", status_code=201, response_model=None)
 async def api_open(request: Request, body: OpenPermitClockBody, user: CurrentUser = User) -> Any:
-    summary = await ctx_of(request).actions.permit_clocks.open(
-        user.principal, OpenPermitClock(**body.model_dump())
-    )
+    payload = OpenPermitClock(**body.model_dump())
+    who = await principal_in_city(request, user, payload.jurisdiction or "")
+    summary = await ctx_of(request).actions.permit_clocks.open(who, payload)
     return {"clock_id": summary.info.clock_id, "clock": summary.clock}
 
 

@@ -27,6 +27,7 @@ from web.api.deps import ERRORS, User, require_read
 from web.api.shapes import page_json
 from web.auth.accounts import CurrentUser
 from web.context import ctx_of
+from web.deps import principal_in_city
 from web.queries import readmodel
 
 router = APIRouter()
@@ -137,9 +138,9 @@ def get_application(request: Request, application_id: str, user: CurrentUser = U
 @router.post("/applications", responses=ERRORS, status_code=201)
 async def open_application(request: Request, body: OpenShotClockBody, user: CurrentUser = User):
     """Open a wireless application: its shot clock starts (refused, 400, on bad input)."""
-    summary = await ctx_of(request).actions.shot_clocks.open_from_fields(
-        user.principal, body.model_dump()
-    )
+    fields = body.model_dump()
+    who = await principal_in_city(request, user, str(fields.get("jurisdiction") or ""))
+    summary = await ctx_of(request).actions.shot_clocks.open_from_fields(who, fields)
     return {"application_id": summary.application.application_id, "clock": summary.clock}
 
 
