@@ -281,6 +281,12 @@ def test_reports_and_csv_export(browser: Browser, stack: Stackish) -> None:
     assert csv.text.splitlines()[0].startswith("project,milestone,number")
     assert client.get(f"/reports/{pid}/mmrp.csv").status_code == 200
     assert client.get("/reports/NOPE/mmrp.html").status_code == 404
+    # The audit log: a page in the city's time, and a CSV with the ISO instant beside it.
+    log = client.get(f"/reports/{pid}/audit.html")
+    assert log.status_code == 200 and "Audit log" in log.text
+    assert re.search(r"<td>\w+ \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M P[SD]T</td>", log.text)
+    header = client.get(f"/reports/{pid}/audit.csv").text.splitlines()[0]
+    assert header.startswith("project,at,at_city_time,audit_id")
 
 
 def test_outbox_shows_delivery_state(browser: Browser, stack: Stackish) -> None:
