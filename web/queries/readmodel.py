@@ -389,6 +389,7 @@ def review_queue(
         ConditionRow.status,
         ConditionRow.submitted_at,
         ConditionRow.text,
+        ConditionRow.sub_items,  # listed with the text: never dropped
     ]
     rows = queued(session, columns, department, size, (page - 1) * size)
     return Page([r._asdict() for r in rows], page, size, total)
