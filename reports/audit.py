@@ -16,7 +16,15 @@ from sqlalchemy import Engine, select
 from models.conditions import AuditEvent
 from models.database import session_factory
 from models.schema import AuditRow
-from reports.common import FORMULA_START, load_project, now_iso, write_csv
+from reports.common import (
+    FORMULA_START,
+    city_time,
+    jurisdiction_name,
+    load_project,
+    now_iso,
+    render,
+    write_csv,
+)
 from rules.audit_chain import ChainEntry, ChainReport, verify
 
 CSV_COLUMNS = (
@@ -33,6 +41,10 @@ CSV_COLUMNS = (
     "prev_hash",
     "entry_hash",
 )
+# What an export writes: the columns above (all a verification needs) and, after the ISO
+# instant, the same instant as the city reads it (a person reads that one; the chain
+# hashes the ISO one).
+EXPORT_COLUMNS = (*CSV_COLUMNS[:2], "at_city_time", *CSV_COLUMNS[2:])
 
 
 @dataclass
@@ -50,6 +62,8 @@ class AuditExport:
     project_name: str
     generated_at: str
     events: list[ExportedEvent] = field(default_factory=list)
+    jurisdiction: str = ""
+    jurisdiction_name: str = ""
 
 
 def audit_log(engine: Engine, project_id: str) -> AuditExport:
@@ -58,6 +72,8 @@ def audit_log(engine: Engine, project_id: str) -> AuditExport:
         project_id=data.project.project_id,
         project_name=data.project.name,
         generated_at=now_iso(),
+        jurisdiction=data.project.jurisdiction,
+        jurisdiction_name=jurisdiction_name(data.project.jurisdiction),
         events=[
             ExportedEvent(
                 audit_id=row.audit_id,
@@ -78,13 +94,15 @@ def audit_log(engine: Engine, project_id: str) -> AuditExport:
 
 
 def to_csv(export: AuditExport) -> str:
-    """One row per event; `details` is compact JSON with sorted keys."""
+    """One row per event; `details` is compact JSON with sorted keys; `at` is ISO (UTC as
+    stored) and `at_city_time` the same instant in the city's time."""
     return write_csv(
-        CSV_COLUMNS,
+        EXPORT_COLUMNS,
         (
             (
                 export.project_id,
                 e.at,
+                city_time(e.at, export.jurisdiction),
                 e.audit_id,
                 e.actor,
                 e.role,
@@ -101,6 +119,11 @@ def to_csv(export: AuditExport) -> str:
             for e in export.events
         ),
     )
+
+
+def render_html(export: AuditExport) -> str:
+    """The audit log as a page, every time in the city's time."""
+    return render("audit_log.html.j2", report=export)
 
 
 def to_json(export: AuditExport) -> str:

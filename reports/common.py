@@ -175,6 +175,13 @@ def local_date(value: str, time_zone: str | None) -> str:
     return moment.date().isoformat()
 
 
+def city_time(value: Any, key: str) -> str:
+    """An instant or a day as the city `key` reads it: "March 2, 2027, 10:00 AM PST"."""
+    if "T" in str(value or ""):
+        return localtime(value, jurisdiction_time_zone(key) or "UTC")
+    return letterdate(value)
+
+
 def _status_label(value: Any) -> str:
     return CONDITION_STATUS_LABELS.get(str(value), str(value or "").replace("_", " "))
 
@@ -201,11 +208,7 @@ def environment() -> Environment:
             status_label=_status_label,
             cite=citation_title,
             # An instant or a day as the city reads it: "March 2, 2027, 10:00 AM PST".
-            city_time=lambda value, key: (
-                localtime(value, jurisdiction_time_zone(key) or "UTC")
-                if "T" in str(value or "")
-                else letterdate(value)
-            ),
+            city_time=city_time,
         )
         _env = env
     return _env

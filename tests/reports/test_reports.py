@@ -403,7 +403,10 @@ def test_audit_export_is_in_time_order(engine: Engine) -> None:
     assert [e.audit_id for e in export.events] == ["a1", "a3", "a2", "a6", "a4", "a5"]
 
     rows = rows_of(audit.to_csv(export))
-    assert list(rows[0]) == list(audit.CSV_COLUMNS)
+    assert list(rows[0]) == list(audit.EXPORT_COLUMNS)
+    # The ISO instant as stored, and beside it the same instant as the city reads it.
+    assert rows[1]["at"] == "2027-01-05T17:00:00+00:00"
+    assert rows[1]["at_city_time"] == "January 5, 2027, 9:00 AM PST"
     assert [r["audit_id"] for r in rows] == ["a1", "a3", "a2", "a6", "a4", "a5"]
     assert {r["project"] for r in rows} == {PID}
     assert rows[0]["details"] == '{"conditions":10}'
@@ -430,6 +433,15 @@ def test_audit_export_is_in_time_order(engine: Engine) -> None:
         "prev_hash",
         "entry_hash",
     }
+
+
+def test_audit_log_page_reads_in_city_time(engine: Engine) -> None:
+    page = audit.render_html(audit.audit_log(engine, PID))
+    assert "January 5, 2027, 9:00 AM PST" in page  # a3, stored as 17:00 UTC
+    assert "January 5, 2027, 10:00 AM PST" in page  # a2
+    assert "2027-01-05T17:00:00+00:00</td>" not in page  # no ISO instant shown as text
+    assert "Site surveyed 2026: no burrows" in page
+    assert "=HYPERLINK(&#34;http://x&#34;)" in page  # escaped, shown as typed
 
 
 @pytest.mark.parametrize(

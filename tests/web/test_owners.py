@@ -28,3 +28,37 @@ def test_a_wireless_application_is_handed_to_another_planner(
     assert done.status_code == 303, done.text
     page = client.get(f"/applications/{app_id}").text
     assert 'data-testid="application-planner">manager@cotati.example<' in page
+
+
+def test_a_condition_names_an_owner_who_can_log_in(browser: Browser, stack: Stackish) -> None:
+    pid = stack.new_project("COW")
+    client = browser.as_(PM)
+    # #1 is cleared by Public Works / Engineering: the reviewer the city's data names owns
+    # it, and that reviewer has an account.
+    page = client.get(f"/projects/{pid}/conditions/1").text
+    assert 'data-testid="condition-owner" data-email="engineering@cotati.example"' in page
+    # The owner is the reviewer whose inbox lists it once evidence arrives.
+    browser.api(PM, "POST", f"/api/v1/projects/{pid}/conditions/1/evidence", {"description": "d"})
+    inbox = browser.api("engineering@cotati.example", "GET", "/api/v1/inbox").json()["items"]
+    assert any(i["title"] == f"{pid} condition #1" for i in inbox)
+
+
+def test_a_named_reviewer_without_an_account_is_not_the_owner(stack: Stackish) -> None:
+    from sqlalchemy import select
+
+    from models.database import make_engine, session_factory
+    from models.schema import User
+    from web.queries.readmodel import condition_owner
+
+    engine = make_engine(stack.settings.database_url)
+    with session_factory(engine)() as s:
+        # The department's own reviewer account owns it instead.
+        owner = condition_owner(s, "left.the.city@cotati.example", "engineering")
+        user = s.scalars(select(User).where(User.email == owner)).one()
+        assert (user.active, user.role, user.department) == (
+            True,
+            "department_reviewer",
+            "engineering",
+        )
+        assert condition_owner(s, "", "no_such_department") == ""
+    engine.dispose()

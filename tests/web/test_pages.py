@@ -281,6 +281,12 @@ def test_reports_and_csv_export(browser: Browser, stack: Stackish) -> None:
     assert csv.text.splitlines()[0].startswith("project,milestone,number")
     assert client.get(f"/reports/{pid}/mmrp.csv").status_code == 200
     assert client.get("/reports/NOPE/mmrp.html").status_code == 404
+    # The audit log: a page in the city's time, and a CSV with the ISO instant beside it.
+    log = client.get(f"/reports/{pid}/audit.html")
+    assert log.status_code == 200 and "Audit log" in log.text
+    assert re.search(r"<td>\w+ \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M P[SD]T</td>", log.text)
+    header = client.get(f"/reports/{pid}/audit.csv").text.splitlines()[0]
+    assert header.startswith("project,at,at_city_time,audit_id")
 
 
 def test_outbox_shows_delivery_state(browser: Browser, stack: Stackish) -> None:
@@ -405,3 +411,31 @@ def test_repeated_wrong_passwords_are_throttled(browser: Browser) -> None:
     )
     assert right.status_code == 429  # even the right password waits out the window
     browser.client.app.state.ctx.throttle.succeeded(email, "testclient")  # type: ignore[attr-defined]
+
+
+def test_lists_keep_a_conditions_sub_items(browser: Browser, stack: Stackish) -> None:
+    """A condition cut at its colon in a list would hide what it asks for: the inbox, the
+    review queue and the project page keep every sub-item, one click away."""
+    from models.schema import ConditionRow
+
+    pid = stack.new_project("SUB")
+    browser.api(PM, "POST", f"/api/v1/projects/{pid}/conditions/1/evidence", {"description": "d"})
+    engine = make_engine(stack.settings.database_url)
+    with session_factory(engine).begin() as s:
+        row = s.scalars(
+            select(ConditionRow).where(ConditionRow.project_id == pid, ConditionRow.number == "1")
+        ).one()
+        row.text = "Prior to grading permit, submit the following:"
+        # The oldest submission: first in the queue, whatever else the shared city holds.
+        row.submitted_at = "2000-01-03T17:00:00+00:00"
+        row.sub_items = [
+            {"label": "a.", "text": "an erosion control plan;", "sub_items": []},
+            {"label": "b.", "text": "a haul route for the trucks.", "sub_items": []},
+        ]
+    engine.dispose()
+    reviewer = browser.as_("publicworks@cotati.example")
+    for page in (f"/projects/{pid}", "/queues/engineering", "/"):
+        html = reviewer.get(page).text
+        assert "submit the following:" in html, page
+        assert "a haul route for the trucks." in html, page
+        assert "2 sub-items" in html, page

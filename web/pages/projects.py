@@ -134,7 +134,16 @@ def _condition_context(
         time_limit_clocks = [
             c for c in readmodel.project_clocks(db, project_id) if c.condition_number == number
         ]
+        # The owner: the reviewer the city's data names for the department that clears it.
+        try:
+            named = ctx.actions.city(project.jurisdiction).departments.get(
+                row.department_key, ("", "")
+            )[0]
+        except ActionFailed:
+            named = ""
+        owner = readmodel.condition_owner(db, named, row.department_key)
     return {
+        "owner": owner,
         "jurisdiction_key": project.jurisdiction,
         "time_limit_clocks": time_limit_clocks,
         "project": project,

@@ -7,7 +7,7 @@ import re
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from reports import clearance, mmrp
+from reports import audit, clearance, mmrp
 from reports.common import ProjectNotFound
 from rules.access import require
 from web.context import ctx_of, render
@@ -64,16 +64,19 @@ def reports_index(request: Request) -> HTMLResponse:
 
 @router.get("/reports/{project_id}/{kind}.{fmt}")
 def report(request: Request, project_id: str, kind: str, fmt: str) -> Response:
-    """clearance.html, clearance.csv, mmrp.html or mmrp.csv for one project."""
+    """clearance, mmrp or audit (the audit log), as html or csv, for one project."""
     session = staff_session(request)
     require(session.user.principal, "read")
     engine = ctx_of(request).engine
-    if kind not in ("clearance", "mmrp") or fmt not in ("html", "csv"):
-        raise HTTPException(404, "Reports are clearance or mmrp, as html or csv.")
+    if kind not in ("clearance", "mmrp", "audit") or fmt not in ("html", "csv"):
+        raise HTTPException(404, "Reports are clearance, mmrp or audit, as html or csv.")
     try:
         if kind == "clearance":
             data = clearance.milestone_clearance(engine, project_id)
             body = clearance.render_html(data) if fmt == "html" else clearance.to_csv(data)
+        elif kind == "audit":
+            log = audit.audit_log(engine, project_id)
+            body = audit.render_html(log) if fmt == "html" else audit.to_csv(log)
         else:
             table = mmrp.mmrp(engine, project_id)
             body = mmrp.render_html(table) if fmt == "html" else mmrp.to_csv(table)

@@ -8,7 +8,7 @@ behind the read model), never in templates. Every query is bounded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -61,6 +61,9 @@ class InboxItem:
     days_left: int | None
     urgency: str  # expired | urgent | soon | ok (the colour)
     badge: str = ""  # a short label, e.g. a review's service level
+    # A condition's whole text and its sub-items (a review), shown expandable, never cut off.
+    condition_text: str = ""
+    sub_items: list[Any] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -292,6 +295,7 @@ def review_items(
         ConditionRow.department_key,
         ConditionRow.submitted_at,
         ConditionRow.text,
+        ConditionRow.sub_items,
     ]
     found = queued(db, columns, department, LIMIT)
     # The city of each project (one query for the page, not one per row).
@@ -305,7 +309,7 @@ def review_items(
     rows = [(*r, city_keys.get(r.project_id, "")) for r in found]
     calendars: dict[str, Any] = {}  # one business-day calendar per city, not per row
     out = []
-    for project_id, number, dept, submitted_at, text, key in rows:
+    for project_id, number, dept, submitted_at, text, items, key in rows:
         city = lookup(key)
         tz = city.time_zone if city else "UTC"
         sla = _service_level(city, dept)
@@ -337,10 +341,11 @@ def review_items(
                 action_href=f"/projects/{project_id}/conditions/{number}#review",
                 why=(
                     f"Submitted {human_date(submitted)}; {DEPARTMENTS.get(dept, dept)} "
-                    f"reviews within {sla} business days, by {human_date(due)}. "
-                    f"{short[:90]}{'…' if len(short) > 90 else ''}"
+                    f"reviews within {sla} business days, by {human_date(due)}."
                 ),
                 badge=badge,
+                condition_text=short,
+                sub_items=list(items or []),
             )
         )
     return out

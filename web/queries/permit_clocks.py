@@ -55,6 +55,7 @@ def permit_clock_page(ctx: AppContext, clock_id: str) -> dict[str, Any]:
         chained.extend(one.get("next") or [])
     return {
         "row": row,
+        "jurisdiction_key": row.jurisdiction,  # times on the page in this city's zone
         "clock": clock,
         "chained": chained,
         "events": events,

@@ -23,6 +23,7 @@ from models.schema import (
     Notice,
     PermitClockRow,
     Project,
+    User,
 )
 from reports.common import condition_state, milestone_sequence, sort_audit
 from rules.conditions.lifecycle import MONITORED_GATES, blocks, owed_by_applicant
@@ -249,6 +250,27 @@ def condition(session: Session, project_id: str, number: str) -> ConditionRow | 
     )
 
 
+def condition_owner(session: Session, reviewer_email: str, department_key: str) -> str:
+    """Who owns a condition: the reviewer the city's data names for its department when
+    that is an active account here, else the department's first active reviewer account;
+    '' when nobody who can log in reviews for it (an owner nobody can log in as owns nothing)."""
+    if reviewer_email and session.scalar(select(User.active).where(User.email == reviewer_email)):
+        return reviewer_email
+    return (
+        session.scalar(
+            select(User.email)
+            .where(
+                User.active.is_(True),
+                User.role == "department_reviewer",
+                User.department == department_key,
+            )
+            .order_by(User.email)
+            .limit(1)
+        )
+        or ""
+    )
+
+
 def condition_history(session: Session, project_id: str, number: str) -> list[AuditRow]:
     return sort_audit(
         session.scalars(
@@ -389,6 +411,7 @@ def review_queue(
         ConditionRow.status,
         ConditionRow.submitted_at,
         ConditionRow.text,
+        ConditionRow.sub_items,  # listed with the text: never dropped
     ]
     rows = queued(session, columns, department, size, (page - 1) * size)
     return Page([r._asdict() for r in rows], page, size, total)
