@@ -4,6 +4,7 @@ the JSON API. Pages read the SQL read model; actions go through the workflow upd
 from __future__ import annotations
 
 import logging
+from importlib import resources
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -17,7 +18,6 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy.exc import DataError
-from swagger_ui_bundle import swagger_ui_path
 from temporalio.client import Client
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -28,6 +28,7 @@ from models.database import make_engine, session_factory
 from operations.signing import secret_key
 from rules.access import NotPermitted
 from settings import Settings, load_settings
+from web.api import errors as api_errors
 from web.auth.accounts import Accounts
 from web.auth.login_throttle import LoginThrottle
 from web.auth.oidc import OidcConfig, OidcLogin
@@ -47,6 +48,8 @@ from web.middleware.outcomes import DatabaseUnavailable, outcome_unknown
 from web.uploads.resolution_import import ImportJobs
 
 log = logging.getLogger("clearance.web")
+# Swagger UI 5 (reads OpenAPI 3.1), as the pinned fastapi-swagger package ships it.
+SWAGGER_UI = str(resources.files("fastapi_swagger") / "resources")
 
 
 def create_app(settings: Settings | None = None, client: Client | None = None) -> FastAPI:
@@ -73,7 +76,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         title="Clearance",
         version="1",
         summary="Wireless shot clocks and conditions of approval: pages and JSON API",
-        docs_url=None,  # served below from the pinned swagger-ui-bundle: no CDN
+        docs_url=None,  # served below from the pinned fastapi-swagger's files: no CDN
         redoc_url=None,
         openapi_url="/openapi.json",
         # Every request is scoped to the requester's jurisdictions (web/deps.py).
@@ -81,7 +84,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     )
     app.state.ctx = ctx
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
-    app.mount("/api/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui-assets")
+    app.mount("/api/docs/assets", StaticFiles(directory=SWAGGER_UI), name="swagger-ui-assets")
     _install_docs(app)
     _install_handlers(app)
 
@@ -158,8 +161,8 @@ def ctx_of_app(app: FastAPI) -> AppContext:
 
 
 def _install_docs(app: FastAPI) -> None:
-    """The API explorer works offline: Swagger UI's files come from the pinned
-    swagger-ui-bundle package. /docs (FastAPI's usual address) leads to it."""
+    """The API explorer works offline: Swagger UI 5's files come from the pinned
+    fastapi-swagger package. /docs (FastAPI's usual address) leads to it."""
 
     @app.get("/api/docs", include_in_schema=False)
     def api_docs() -> HTMLResponse:
@@ -202,9 +205,13 @@ def _page(request: Request, status: int, title: str, message: str) -> HTMLRespon
 
 
 def _install_handlers(app: FastAPI) -> None:
+    api_errors.install(app, _page)
+
     @app.exception_handler(LoginRequired)
     async def login_required(request: Request, err: LoginRequired) -> Response:
-        if _wants_json(request):
+        # A refused bearer token (a report, CSV or feed fetched by a script) is answered
+        # 401, never redirected to a log-in page a script cannot use.
+        if _wants_json(request) or request.headers.get("authorization"):
             return JSONResponse(
                 {
                     "error": err.message

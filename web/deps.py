@@ -98,6 +98,14 @@ def api_user(request: Request) -> CurrentUser:
     return session.user
 
 
+def reader(request: Request) -> CurrentUser:
+    """Who reads a report, CSV or export page: a bearer API token (a script, a spreadsheet's
+    web query) or the signed-in browser session."""
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return api_user(request)
+    return staff_session(request).user
+
+
 def _reads_only(request: Request) -> bool:
     if request.method in READ_METHODS:
         return True

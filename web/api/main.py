@@ -1,9 +1,11 @@
 """The JSON API, /api/v1/: the same actions and reads as the pages, the same roles.
 
 Authenticate with `Authorization: Bearer <token>` (`clearance users token EMAIL`) or the
-session cookie plus an `X-CSRF-Token` header on writes. Errors are {"error": "..."}:
-400 bad input, 401 not logged in, 403 not permitted, 404 unknown, 409 refused by the
-workflow's rules, 503 Temporal unreachable.
+session cookie plus an `X-CSRF-Token` header on writes. Errors are {"error": "..."}
+whatever their status (web/api/errors.py): 400 bad input, 401 not logged in, 403 not
+permitted, 404 unknown, 405 wrong method, 409 refused by the workflow's rules, 413 too
+large, 415 a file type not accepted, 422 a field that does not fit the schema, 500 an
+unexpected failure, 503 Temporal unreachable; every operation lists them all.
 
 One router per capability (web/api/routes/); each write route calls that capability's
 object of the action layer, e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice,
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from web.api.deps import ERRORS
 from web.api.routes import (
     caseload,
     condition_clocks,
@@ -31,7 +34,7 @@ from web.api.routes import (
     tokens,
 )
 
-api_router = APIRouter(prefix="/api/v1", tags=["api"])
+api_router = APIRouter(prefix="/api/v1", tags=["api"], responses=ERRORS)
 for module in (
     deadlines,
     permit_clocks,

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
 from fastapi import Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 CallNext = Callable[[Request], Awaitable[Response]]
 
@@ -48,5 +48,8 @@ async def refuse_nul_in_url(request: Request, call_next: CallNext) -> Response:
     # No stored text can hold a NUL and PostgreSQL refuses one in a query, so a URL
     # carrying one is bad input (400 naming it), never a 500 from the database.
     if "\x00" in unquote(request.url.path) or "\x00" in unquote(request.url.query):
-        return PlainTextResponse("the URL holds a NUL character (%00)", status_code=400)
+        message = "the URL holds a NUL character (%00)"
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=400)
+        return PlainTextResponse(message, status_code=400)
     return await call_next(request)

@@ -11,7 +11,7 @@ from reports import audit, clearance, mmrp
 from reports.common import ProjectNotFound
 from rules.access import require
 from web.context import ctx_of, render
-from web.deps import staff_session
+from web.deps import reader, staff_session
 from web.queries import readmodel
 
 router = APIRouter()
@@ -64,9 +64,9 @@ def reports_index(request: Request) -> HTMLResponse:
 
 @router.get("/reports/{project_id}/{kind}.{fmt}")
 def report(request: Request, project_id: str, kind: str, fmt: str) -> Response:
-    """clearance, mmrp or audit (the audit log), as html or csv, for one project."""
-    session = staff_session(request)
-    require(session.user.principal, "read")
+    """clearance, mmrp or audit (the audit log), as html or csv, for one project (a bearer
+    token or the session)."""
+    require(reader(request).principal, "read")
     engine = ctx_of(request).engine
     if kind not in ("clearance", "mmrp", "audit") or fmt not in ("html", "csv"):
         raise HTTPException(404, "Reports are clearance, mmrp or audit, as html or csv.")

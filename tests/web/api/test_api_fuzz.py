@@ -1,6 +1,8 @@
 """The JSON API fuzzed from its own OpenAPI schema (schemathesis, valid and invalid
 inputs) against the live app over HTTP, with a real Temporal server and worker behind it:
-no 5xx, no traceback in any answer, and a refused request (4xx) changes no stored state.
+no 5xx, no traceback in any answer, a refused request (4xx) changes no stored state, and
+every answer conforms to the published schema (its status code is listed for the
+operation, its content type and body are the ones documented: errors are {"error": ...}).
 
 Short form in the suite (CLEARANCE_FUZZ_EXAMPLES per operation, default 12); raise it for
 a longer run. Path ids are often swapped for a real project and clock, so requests reach
@@ -22,6 +24,13 @@ import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 from sqlalchemy import select
 
 from models.database import make_engine
@@ -36,6 +45,13 @@ EXAMPLES = int(os.environ.get("CLEARANCE_FUZZ_EXAMPLES", "12"))
 # Changed by requests that are refused on purpose (a refused log-in counts) or by reading
 # (a session's last use): not state a refused API request may be blamed for.
 VOLATILE = {"login_throttles", "web_sessions"}
+CONFORMANCE = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 
 
 class LiveApp:
@@ -148,6 +164,7 @@ def check_case(case: Any, fuzz_env: dict[str, Any], live: LiveApp) -> None:
     what = f"{case.method} {case.formatted_path} -> {response.status_code}"
     assert response.status_code < 500, f"{what}: {response.text[:500]}"
     assert "Traceback" not in response.text, f"{what}: a traceback in the answer"
+    case.validate_response(response, checks=CONFORMANCE)
     if 400 <= response.status_code < 500:
         after = state.digest()
         assert after == before, f"stored state changed by the refused request {what}"
