@@ -39,6 +39,7 @@ ERROR_STATUSES = {
     413: "the request body is too large",
     415: "a file of a type not accepted",
     422: "a parameter or body field that does not fit its schema, named",
+    429: "too many failed log-ins: wait the time it names",
     500: "an unexpected failure (logged; nothing half-stored)",
     503: "Temporal or the database unreachable",
     504: "the action's outcome is unknown: check the object, or retry with its Idempotency-Key",
