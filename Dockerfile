@@ -8,6 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     CLEARANCE_DATA_DIR=/data
 
 WORKDIR /app
+# Pango, HarfBuzz's subsetter and DejaVu: WeasyPrint's PDF reports, fonts embedded.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+       libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 COPY requirements.lock pyproject.toml README.md ./
 RUN pip install --no-cache-dir -r requirements.lock
 COPY . .

@@ -43,7 +43,7 @@ CSV_COLUMNS = (
 APPLICANT = "Applicant"
 CONTRACTOR = "Applicant / contractor"
 # Keys under which an audit event's details may name the status it moved to.
-_STATUS_DETAIL_KEYS = ("status", "to", "decision", "resolution", "new_status")
+STATUS_DETAIL_KEYS = ("status", "to", "decision", "resolution", "new_status")
 _CONSTRUCTION_GATES = frozenset({"during_construction", "pre_construction"})
 
 
@@ -75,13 +75,13 @@ def implementer(row: ConditionRow) -> str:
     return APPLICANT
 
 
-def _resolves(event: AuditRow) -> bool:
+def resolves(event: AuditRow) -> bool:
     """Did this audit event move its condition to a resolved status? Read from the
     action name or from the status its details record."""
     if event.action in RESOLVED_STATUSES:
         return True
     details = event.details or {}
-    return any(details.get(k) in RESOLVED_STATUSES for k in _STATUS_DETAIL_KEYS)
+    return any(details.get(k) in RESOLVED_STATUSES for k in STATUS_DETAIL_KEYS)
 
 
 def verification_dates(
@@ -96,7 +96,7 @@ def verification_dates(
         if not number or not resolved.get(number):
             continue
         last_any[number] = event
-        if _resolves(event):
+        if resolves(event):
             last_resolving[number] = event
     out: dict[str, str] = {}
     for number, event in {**last_any, **last_resolving}.items():

@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         oidc,
         permit_clocks,
         portal,
+        portfolio,
         projects,
         records,
         resolutions,
@@ -106,8 +107,11 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         tokens,
     )
 
-    # resolutions before projects: "/projects/import" is not a project id
-    for module in (auth, oidc, dashboard, shot_clocks, resolutions, projects, records, admin):
+    # resolutions before projects: "/projects/import" is not a project id; portfolio before
+    # records: "/reports/all/..." is not a project's report
+    for module in (
+        auth, oidc, dashboard, shot_clocks, resolutions, projects, portfolio, records, admin
+    ):
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar, permit_clocks, tokens, caseload, jurisdictions):
         app.include_router(module.router, include_in_schema=False)

@@ -7,7 +7,7 @@ import re
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from reports import audit, clearance, mmrp
+from reports import audit, clearance, mmrp, portfolio
 from reports.common import ProjectNotFound
 from rules.access import require
 from web.context import ctx_of, render
@@ -59,7 +59,13 @@ def reports_index(request: Request) -> HTMLResponse:
     ctx = ctx_of(request)
     with ctx.sessions() as db:
         projects = readmodel.projects(db, 1, request.query_params.get("q", ""))
-    return render(request, "reports.html.j2", session=session, projects=projects)
+    return render(
+        request,
+        "reports.html.j2",
+        session=session,
+        projects=projects,
+        portfolio=list(portfolio.kinds().values()),
+    )
 
 
 @router.get("/reports/{project_id}/{kind}.{fmt}")
