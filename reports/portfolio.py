@@ -18,8 +18,10 @@ from reports.common import jurisdiction_name, now_iso, render, write_csv
 from rules.kernel.alerts import local_today
 from rules.kernel.jurisdictions import default_jurisdiction
 
-# Lines a page or PDF table prints; the CSV always carries every line.
-PRINTED_ROWS = 250
+# Lines a page or PDF table prints (the most pressing first: each report sorts its lines
+# so); the CSV always carries every line. A council packet wants a summary, and a
+# longer table would only slow the PDF (WeasyPrint lays out a table row by row).
+PRINTED_ROWS = 100
 
 
 class BadPeriod(ValueError):

@@ -266,8 +266,8 @@ def lapsing_soon(engine: Engine, period: Period) -> PortfolioReport:
                     (day - today).days,
                     "shot clock",
                     app_id,
-                    f"{CATEGORY_LABELS.get(category, category)}, {address}".strip(", "),
-                    "deemed granted or approved (47 CFR 1.6100; Gov. Code 65964.1)",
+                    address or CATEGORY_LABELS.get(category, category),
+                    "deemed granted or approved",
                     planner,
                 )
             )
@@ -308,15 +308,17 @@ def lapsing_soon(engine: Engine, period: Period) -> PortfolioReport:
         tables=[
             Table(
                 "Every clock lapsing, soonest first",
-                ("Date", "Days left", "Clock", "Id", "What", "If it lapses", "Staff"),
+                ("Date", "Days left", "Clock", "Id", "Site or title", "If it lapses", "Staff"),
                 lines,
             )
         ],
-        csv_columns=("date", "days_left", "clock", "id", "what", "if_it_lapses", "staff"),
+        csv_columns=("date", "days_left", "clock", "id", "site_or_title", "if_it_lapses", "staff"),
         csv_rows=list(lines),
         notes=[
             "Dates are the conservative dates: the earliest any reading of the rules gives. "
-            "A clock that is decided or met drops off."
+            "A clock that is decided or met drops off. A wireless application whose shot "
+            "clock lapses may be deemed granted (47 CFR 1.6100(c)) or deemed approved "
+            "(Gov. Code 65964.1)."
         ],
     )
 

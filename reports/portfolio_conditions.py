@@ -7,14 +7,14 @@ from collections import Counter, defaultdict
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, and_, select
 
 from models.conditions import IN_REVIEW, RESOLVED_STATUSES, SUBMITTED
 from models.database import session_factory
 from models.schema import AuditRow, ConditionRow, Project
 from notices.vocabulary import CONDITION_STATUS_LABELS, department_names, milestone_label
 from reports.charts import Bar, bar_chart
-from reports.common import department_name, jurisdiction_time_zone, local_date
+from reports.common import department_name, jurisdiction_time_zone, local_date, sort_audit
 from reports.mmrp import (
     CITATION,
     STATUS_DETAIL_KEYS,
@@ -61,17 +61,21 @@ def overdue_by_department(engine: Engine, period: Period) -> PortfolioReport:
     with session_factory(engine)() as db:
         projects = _projects(db)
         calendars: dict[str, Any] = {}
+        # Many reviews share a city and a submission day: each due day is counted once.
+        review_due: dict[tuple[str, str], date] = {}
         for pid, number, dept, status, gates, submitted_at, _ in db.execute(query):
             project = projects.get(pid)
             city = JURISDICTIONS.get(project.jurisdiction) if project else None
             if status in (SUBMITTED, IN_REVIEW) and submitted_at and city is not None:
-                cal = calendars.get(city.key)
-                if cal is None:
-                    cal = calendars[city.key] = calendar_for(city.state)
                 submitted = local_date(submitted_at, city.time_zone)
-                due = cal.add_business_days(
-                    date.fromisoformat(submitted), city.review_sla_business_days
-                )
+                due = review_due.get((city.key, submitted))
+                if due is None:
+                    cal = calendars.get(city.key)
+                    if cal is None:
+                        cal = calendars[city.key] = calendar_for(city.state)
+                    due = review_due[(city.key, submitted)] = cal.add_business_days(
+                        date.fromisoformat(submitted), city.review_sla_business_days
+                    )
                 if due < today:
                     lines.append(
                         (
@@ -150,18 +154,24 @@ def overdue_by_department(engine: Engine, period: Period) -> PortfolioReport:
     )
 
 
-def _audit_in(db: Any, start: date, end: date) -> list[AuditRow]:
-    # `at` is an ISO instant; a day's margin either side, then each is judged on the
-    # city's calendar day.
+def _audit_in(db: Any, start: date, end: date) -> list[tuple[AuditRow, str]]:
+    """The audit events about a condition in the period, each with the condition's
+    department. `at` is an ISO instant: a day's margin either side here, then each event
+    is judged on the city's calendar day."""
     lo = date.fromordinal(start.toordinal() - 1).isoformat()
     hi = date.fromordinal(end.toordinal() + 2).isoformat()
-    return list(
-        db.scalars(
-            select(AuditRow).where(
-                AuditRow.at >= lo, AuditRow.at < hi, AuditRow.condition_number.is_not(None)
-            )
+    query = (
+        select(AuditRow, ConditionRow.department_key)
+        .outerjoin(
+            ConditionRow,
+            and_(
+                ConditionRow.project_id == AuditRow.project_id,
+                ConditionRow.number == AuditRow.condition_number,
+            ),
         )
+        .where(AuditRow.at >= lo, AuditRow.at < hi, AuditRow.condition_number.is_not(None))
     )
+    return [(event, dept or "") for event, dept in db.execute(query)]
 
 
 def cleared_in_period(engine: Engine, period: Period) -> PortfolioReport:
@@ -169,13 +179,7 @@ def cleared_in_period(engine: Engine, period: Period) -> PortfolioReport:
     lines: list[tuple[str, str, str, str, str, str]] = []
     with session_factory(engine)() as db:
         projects = _projects(db)
-        departments = {
-            (pid, number): dept
-            for pid, number, dept in db.execute(
-                select(ConditionRow.project_id, ConditionRow.number, ConditionRow.department_key)
-            )
-        }
-        for event in _audit_in(db, period.start, period.end):
+        for event, dept in _audit_in(db, period.start, period.end):
             if not resolves(event):
                 continue
             project = projects.get(event.project_id)
@@ -188,7 +192,6 @@ def cleared_in_period(engine: Engine, period: Period) -> PortfolioReport:
                 (details[k] for k in STATUS_DETAIL_KEYS if details.get(k) in RESOLVED_STATUSES),
                 event.action,
             )
-            dept = departments.get((event.project_id, event.condition_number or ""), "")
             lines.append(
                 (
                     day,
@@ -252,9 +255,21 @@ def annual_mmrp(engine: Engine, period: Period) -> PortfolioReport:
             measures[row.project_id].append(row)
         audit: dict[str, list[AuditRow]] = defaultdict(list)
         if measures:
+            # Only the events about a measure: a join, not every project's whole trail.
             for event in db.scalars(
                 select(AuditRow)
-                .where(AuditRow.condition_number.is_not(None), AuditRow.at < f"{int(year) + 1}")
+                .join(
+                    ConditionRow,
+                    and_(
+                        ConditionRow.project_id == AuditRow.project_id,
+                        ConditionRow.number == AuditRow.condition_number,
+                    ),
+                )
+                .where(
+                    ConditionRow.code.is_not(None),
+                    ConditionRow.code != "",
+                    AuditRow.at < f"{int(year) + 1}",
+                )
                 .order_by(AuditRow.project_id, AuditRow.seq, AuditRow.id)
             ):
                 audit[event.project_id].append(event)
@@ -263,11 +278,12 @@ def annual_mmrp(engine: Engine, period: Period) -> PortfolioReport:
     totals: Counter[str] = Counter()
     for pid, rows in measures.items():
         project = projects.get(pid)
-        if project is None or (project.approved_on or "9999") > f"{year}-12-31":
+        # A project approved after the year had no measures to carry out in it.
+        if project is None or (project.approved_on or "") > f"{year}-12-31":
             continue
         tz = jurisdiction_time_zone(project.jurisdiction)
         resolved = {r.number: r.status in RESOLVED_STATUSES for r in rows}
-        verified = verification_dates(audit.get(pid, []), resolved, tz)
+        verified = verification_dates(sort_audit(audit.get(pid, [])), resolved, tz)
         counts: Counter[str] = Counter()
         for row in rows:
             when = verified.get(row.number, "") if resolved[row.number] else ""

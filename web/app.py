@@ -91,6 +91,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     from web.api.main import api_router
     from web.pages import (
         admin,
+        administrative_records,
         auth,
         calendar,
         caseload,
@@ -114,6 +115,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     ):
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar, permit_clocks, tokens, caseload, jurisdictions):
+        app.include_router(module.router, include_in_schema=False)
+    for module in (administrative_records,):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 

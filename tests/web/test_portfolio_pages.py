@@ -50,7 +50,7 @@ def test_csv_and_pdf_by_token_without_a_session(browser: Browser, token: str) ->
     auth = {"Authorization": f"Bearer {token}"}
     csv = client.get("/reports/all/lapsing-90-days.csv", headers=auth, follow_redirects=False)
     assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
-    assert csv.text.splitlines()[0] == "date,days_left,clock,id,what,if_it_lapses,staff"
+    assert csv.text.splitlines()[0] == "date,days_left,clock,id,site_or_title,if_it_lapses,staff"
     pdf = client.get(
         "/reports/all/conditions-cleared.pdf?from=2026-01-01&to=2026-12-31",
         headers=auth,
@@ -80,3 +80,21 @@ def test_the_api_answers_every_line(browser: Browser) -> None:
     refused = browser.api(PM, "GET", "/api/v1/reports/annual-mmrp?year=MMXXVII")
     assert refused.status_code == 400
     assert refused.json() == {"error": "year: 'MMXXVII' is not a year"}
+
+
+def test_administrative_record_pdfs(browser: Browser, stack: Stackish, token: str) -> None:
+    app_id = stack.new_clock(prefix="REC")
+    project_id = stack.new_project("REC")
+    client = browser.as_(None)
+    auth = {"Authorization": f"Bearer {token}"}
+    clock = client.get(f"/applications/{app_id}/record.pdf", headers=auth)
+    assert clock.status_code == 200 and clock.headers["content-type"] == "application/pdf"
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(clock.content)).pages)
+    assert "Administrative record" in text and app_id in text and "SHA-256" in text
+    project = client.get(f"/projects/{project_id}/record.pdf", headers=auth)
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(project.content)).pages)
+    assert f"The audit chain of project {project_id} holds" in " ".join(text.split())
+    page = browser.as_(PM).get(f"/projects/{project_id}").text
+    assert f'href="/projects/{project_id}/record.pdf"' in page
+    missing = client.get("/permits/NO-SUCH-CLOCK/record.pdf", headers=auth)
+    assert missing.status_code == 404
