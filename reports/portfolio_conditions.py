@@ -240,39 +240,51 @@ def cleared_in_period(engine: Engine, period: Period) -> PortfolioReport:
     )
 
 
+MEASURE_COLUMNS = (
+    ConditionRow.project_id,
+    ConditionRow.number,
+    ConditionRow.code,
+    ConditionRow.text,
+    ConditionRow.gates,
+    ConditionRow.kind,
+    ConditionRow.department_key,
+    ConditionRow.status,
+)
+EVENT_COLUMNS = (
+    AuditRow.id,
+    AuditRow.project_id,
+    AuditRow.condition_number,
+    AuditRow.at,
+    AuditRow.action,
+    AuditRow.details,
+)
+
+
 def annual_mmrp(engine: Engine, period: Period) -> PortfolioReport:
     """Every mitigation measure (a condition carrying a code such as BIO-3) of every
     project: verified in the year, verified before it, or still to verify."""
     year = str(period.year)
-    measures: dict[str, list[ConditionRow]] = defaultdict(list)
+    # Plain rows of the columns used (not whole ORM objects): a city's measures and its
+    # audit trail are tens of thousands of rows.
+    measures: dict[str, list[Any]] = defaultdict(list)
+    audit: dict[str, list[Any]] = defaultdict(list)
     with session_factory(engine)() as db:
         projects = _projects(db)
-        for row in db.scalars(
-            select(ConditionRow)
+        for row in db.execute(
+            select(*MEASURE_COLUMNS)
             .where(ConditionRow.code.is_not(None), ConditionRow.code != "")
             .order_by(ConditionRow.project_id, ConditionRow.position)
         ):
             measures[row.project_id].append(row)
-        audit: dict[str, list[AuditRow]] = defaultdict(list)
-        if measures:
-            # Only the events about a measure: a join, not every project's whole trail.
-            for event in db.scalars(
-                select(AuditRow)
-                .join(
-                    ConditionRow,
-                    and_(
-                        ConditionRow.project_id == AuditRow.project_id,
-                        ConditionRow.number == AuditRow.condition_number,
-                    ),
+        numbers = {(pid, r.number) for pid, rows in measures.items() for r in rows}
+        if numbers:
+            for event in db.execute(
+                select(*EVENT_COLUMNS).where(
+                    AuditRow.condition_number.is_not(None), AuditRow.at < f"{int(year) + 1}"
                 )
-                .where(
-                    ConditionRow.code.is_not(None),
-                    ConditionRow.code != "",
-                    AuditRow.at < f"{int(year) + 1}",
-                )
-                .order_by(AuditRow.project_id, AuditRow.seq, AuditRow.id)
             ):
-                audit[event.project_id].append(event)
+                if (event.project_id, event.condition_number) in numbers:
+                    audit[event.project_id].append(event)
     csv_rows: list[tuple[Any, ...]] = []
     per_project: list[tuple[str, str, int, int, int, int]] = []
     totals: Counter[str] = Counter()

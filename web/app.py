@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         projects,
         records,
         resolutions,
+        search,
         shot_clocks,
         tokens,
     )
@@ -116,7 +117,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar, permit_clocks, tokens, caseload, jurisdictions):
         app.include_router(module.router, include_in_schema=False)
-    for module in (administrative_records,):
+    for module in (administrative_records, search):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 

@@ -31,6 +31,7 @@ from web.api.routes import (
     queues,
     reports,
     resolutions,
+    search,
     shot_clocks,
     tokens,
 )
@@ -52,5 +53,6 @@ for module in (
     tokens,
     resolutions,
     caseload,
+    search,
 ):
     api_router.include_router(module.router)

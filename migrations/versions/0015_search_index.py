@@ -1,0 +1,72 @@
+"""search across projects, condition text, clocks and people
+
+Revision ID: 0015
+Revises: 0010
+
+PostgreSQL: a GIN full-text index per searched table, over the expression the search
+query repeats (models/search.py). SQLite: an FTS5 table per kind with external content
+over its table, filled now and kept current by triggers on insert, update and delete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from alembic import op
+
+from models.search import SEARCHED
+
+revision: str = "0015"
+down_revision: str | None = "0010"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def _sqlite_upgrade() -> None:
+    for s in SEARCHED:
+        cols = ", ".join(s.columns)
+        new = ", ".join(f"new.{c}" for c in s.columns)
+        old = ", ".join(f"old.{c}" for c in s.columns)
+        fts = s.fts_table
+        op.execute(
+            f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='{s.table}', "
+            f"content_rowid='{s.rowid}', tokenize='porter unicode61')"
+        )
+        op.execute(
+            f"CREATE TRIGGER {fts}_ai AFTER INSERT ON {s.table} BEGIN "
+            f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.{s.rowid}, {new}); END"
+        )
+        op.execute(
+            f"CREATE TRIGGER {fts}_ad AFTER DELETE ON {s.table} BEGIN "
+            f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.{s.rowid}, {old}); "
+            "END"
+        )
+        # Only a change to a searched column re-indexes the row (a status change does not).
+        op.execute(
+            f"CREATE TRIGGER {fts}_au AFTER UPDATE OF {cols} ON {s.table} BEGIN "
+            f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.{s.rowid}, {old}); "
+            f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.{s.rowid}, {new}); END"
+        )
+        op.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
+
+
+def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        for s in SEARCHED:
+            op.execute(
+                f"CREATE INDEX IF NOT EXISTS {s.pg_index} ON {s.table} "
+                f"USING gin (({s.pg_document()}))"
+            )
+    else:
+        _sqlite_upgrade()
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        for s in SEARCHED:
+            op.execute(f"DROP INDEX IF EXISTS {s.pg_index}")
+        return
+    for s in SEARCHED:
+        for suffix in ("ai", "ad", "au"):
+            op.execute(f"DROP TRIGGER IF EXISTS {s.fts_table}_{suffix}")
+        op.execute(f"DROP TABLE IF EXISTS {s.fts_table}")
