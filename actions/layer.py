@@ -10,6 +10,7 @@ only the Temporal gateway, the database sessions and the jurisdictions it needs:
 - `actions.caseload` (actions/caseload.py): importing the existing caseload from a file.
 - `actions.jurisdictions` (actions/jurisdictions.py): an administrator's versioned edits
   to a city (calendar, departments, contacts, local facts), export and import.
+- `actions.bulk` (actions/bulk.py): one action over a selection of conditions.
 
 A route calls e.g. `actions.shot_clocks.record_from_fields(who, RecordNotice, application_id,
 fields)`: that method checks the role, builds the request (RecordNotice, in
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from actions.bulk import BulkActions
 from actions.caseload import CaseloadActions
 from actions.cities import Cities
 from actions.condition_clocks import ConditionClockActions
@@ -48,6 +50,7 @@ class Actions:
         self.conditions = ConditionActions(gateway, self.sessions)
         self.caseload = CaseloadActions(gateway, self.sessions, self.cities)
         self.jurisdictions = JurisdictionActions(self.sessions, self.cities, self.shot_clocks)
+        self.bulk = BulkActions(self.conditions, self.projects)
 
     def city(self, key: str = "") -> Jurisdiction:
         """A jurisdiction by key; empty: the deployment's default (a setting)."""

@@ -334,7 +334,7 @@ def annual_mmrp(engine: Engine, period: Period) -> PortfolioReport:
     total = sum(totals.values())
     return PortfolioReport(
         key="annual-mmrp",
-        title=f"Mitigation monitoring and reporting, {year}",
+        title=f"Annual MMRP report, {year}",
         question="Were the adopted mitigation measures carried out and verified this year?",
         period_label=f"calendar year {year}",
         basis=f"{CITATION} (mitigation monitoring and reporting program)",

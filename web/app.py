@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         admin,
         administrative_records,
         auth,
+        bulk,
         calendar,
         caseload,
         dashboard,
@@ -112,12 +113,20 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     # resolutions before projects: "/projects/import" is not a project id; portfolio before
     # records: "/reports/all/..." is not a project's report
     for module in (
-        auth, oidc, dashboard, shot_clocks, resolutions, projects, portfolio, records, admin
+        auth,
+        oidc,
+        dashboard,
+        shot_clocks,
+        resolutions,
+        projects,
+        portfolio,
+        records,
+        admin,
     ):
         app.include_router(module.router, include_in_schema=False)
     for module in (portal, calendar, permit_clocks, tokens, caseload, jurisdictions):
         app.include_router(module.router, include_in_schema=False)
-    for module in (administrative_records, search):
+    for module in (administrative_records, search, bulk):
         app.include_router(module.router, include_in_schema=False)
     app.include_router(api_router)
 

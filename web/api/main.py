@@ -18,6 +18,7 @@ from fastapi import APIRouter
 
 from web.api.deps import ERRORS
 from web.api.routes import (
+    bulk,
     caseload,
     condition_clocks,
     conditions,
@@ -54,5 +55,6 @@ for module in (
     resolutions,
     caseload,
     search,
+    bulk,
 ):
     api_router.include_router(module.router)
