@@ -1,5 +1,6 @@
-"""Bulk actions on a selection of conditions (`actions.bulk`): route them to a department,
-mark them not applicable with one reason, send their projects' applicant digests.
+"""Bulk actions on a selection of conditions (`actions.bulk`): assign or reassign their
+reviewer, route them to a department, mark them not applicable with one reason, send
+their projects' applicant digests.
 
 Each condition goes through the same request and workflow update as the single action
 (actions/condition_requests.py, actions/project_requests.py), so each is checked by the
@@ -13,17 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from actions.condition_requests import CorrectCondition, ResolveCondition
+from sqlalchemy import select
+
+from actions.condition_requests import AssignReviewer, CorrectCondition, ResolveCondition
 from actions.conditions import ConditionActions
 from actions.errors import ActionFailed, bad
 from actions.project_requests import SendDigest
 from actions.projects import ProjectActions
 from models.conditions import NOT_APPLICABLE
+from models.schema import User
 from rules.access import NotPermitted, Principal, require
 
 # The largest selection one request may act on: each condition is a workflow update.
 MAX_SELECTION = 200
 BULK_ACTIONS = {
+    "assign": "Assign or reassign the reviewer",
     "route": "Route to a department",
     "not_applicable": "Mark not applicable",
     "digest": "Send the applicant digest of their projects",
@@ -84,14 +89,25 @@ class BulkActions:
             return await self._digests(who, chosen)
         if not reason:
             raise bad("reason: say why, once for the whole selection (it is recorded for each)")
+        reviewer = ""
+        if action == "assign":
+            reviewer = self._reviewer(str(fields.get("reviewer") or ""))
         outcome = BulkOutcome(action)
         for item in chosen:
             try:
-                if action == "route":
+                if action == "assign":
+                    request: Any = AssignReviewer(
+                        project_id=item.project_id,
+                        number=item.number,
+                        reviewer=reviewer,
+                        reason=reason,
+                    )
+                    done = f"assigned to {reviewer}" if reviewer else "back to its department"
+                elif action == "route":
                     department = str(fields.get("department") or "").strip()
                     if not department:
                         raise bad("department: choose the department to route them to")
-                    request: Any = CorrectCondition(
+                    request = CorrectCondition(
                         project_id=item.project_id,
                         number=item.number,
                         reason=reason,
@@ -118,6 +134,20 @@ class BulkActions:
                     raise  # Temporal unreachable: nothing more can be done, say so once
                 outcome.refused.append((item.ref, err.message))
         return outcome
+
+    def _reviewer(self, email: str) -> str:
+        """An active department reviewer's (or administrator's) address, or "" to hand the
+        conditions back to their departments' reviewers."""
+        email = email.strip().lower()
+        if not email:
+            return ""
+        with self.conditions.sessions() as session:
+            user = session.scalar(select(User).where(User.email == email))
+        if user is None or not user.active:
+            raise bad(f"reviewer: there is no active user {email!r}")
+        if user.role not in ("department_reviewer", "admin"):
+            raise bad(f"reviewer: {email} is not a department reviewer")
+        return email
 
     async def _digests(self, who: Principal, chosen: list[Selected]) -> BulkOutcome:
         require(who, SendDigest.permission)

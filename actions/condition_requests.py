@@ -1,4 +1,5 @@
-"""A condition's requests: submit evidence, review, resolve, trigger, correct. Each is an
+"""A condition's requests: submit evidence, review, resolve, trigger, correct, assign a
+reviewer. Each is an
 update of its project's workflow (a ProjectRequest), validated when made; the actions are
 in actions/conditions.py.
 """
@@ -14,6 +15,7 @@ from actions.fields import check_date, text_of
 from actions.project_requests import ProjectRequest
 from models.conditions import (
     Actor,
+    AssignReviewerInput,
     CorrectionInput,
     ResolveInput,
     ReviewInput,
@@ -116,6 +118,23 @@ class CorrectCondition(ProjectRequest):
         return CorrectionInput(
             self.number, actor, text_of(self.reason), self.gates, self.kind, self.department_key
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssignReviewer(ProjectRequest):
+    """Assign or reassign the reviewer of a condition ("": back to its department's)."""
+
+    permission: ClassVar[str] = "condition.assign_reviewer"
+    update: ClassVar[str] = "assign_reviewer"
+    number: str
+    reviewer: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reviewer", text_of(self.reviewer).lower())
+
+    def payload(self, actor: Actor) -> Any:
+        return AssignReviewerInput(self.number, actor, self.reviewer, text_of(self.reason))
 
 
 def condition_request(

@@ -153,6 +153,9 @@ class ConditionState:
     resolution_reason: str = ""
     evidence: list[Evidence] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    # The reviewer assigned to this condition ("": its department's reviewer). Added with
+    # a default: histories and payloads from before it decode as unassigned.
+    reviewer: str = ""
 
 
 @dataclass
@@ -269,6 +272,17 @@ class PlannedDatesInput:
 class SignOffInput:
     milestone: str
     actor: Actor
+
+
+@dataclass
+class AssignReviewerInput:
+    """Assign (or reassign) the reviewer of one condition; "" hands it back to its
+    department's reviewer. The reason is recorded in the audit trail."""
+
+    number: str
+    actor: Actor
+    reviewer: str
+    reason: str
 
 
 @dataclass

@@ -185,6 +185,8 @@ class ConditionRow(Base):
     confidence: Mapped[str | None] = mapped_column(String(10), nullable=True)
     department_source: Mapped[str | None] = mapped_column(String(10), nullable=True)
     parse_evidence: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The reviewer assigned to it (migration 0015); "" means its department's reviewer.
+    reviewer_email: Mapped[str] = mapped_column(String(200), default="", server_default="")
 
 
 class AuditRow(Base):

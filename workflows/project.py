@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
         SUBMITTED,
         ActionResult,
         Actor,
+        AssignReviewerInput,
         AuditEvent,
         Comment,
         ConditionState,
@@ -403,6 +404,30 @@ class ProjectWorkflow:
             input.actor,
             input.decision,
             input.comment,
+        )
+
+    @workflow.update
+    async def assign_reviewer(self, input: AssignReviewerInput) -> ActionResult:
+        c = self._by_number[input.number]
+        before = c.reviewer
+        c.reviewer = input.reviewer
+        self._log(
+            input.actor,
+            "reviewer_assigned",
+            c.spec.number,
+            reason=input.reason,
+            details={"from": before, "to": input.reviewer},
+        )
+        return self._changed(c)
+
+    @assign_reviewer.validator
+    def _validate_assignment(self, input: AssignReviewerInput) -> None:
+        self._refuse(
+            lifecycle.check_assignment,
+            self._by_number.get(input.number),
+            input.number,
+            input.reviewer,
+            input.reason,
         )
 
     def _resolve_related(self, c: ConditionState, status: str, actor: Actor, reason: str) -> None:

@@ -1,7 +1,9 @@
-"""search across projects, condition text, clocks and people
+"""search across projects, condition text, clocks and people; a condition's reviewer
 
 Revision ID: 0015
 Revises: 0010
+
+conditions.reviewer_email: the reviewer assigned to a condition ("" for its department's).
 
 PostgreSQL: a GIN full-text index per searched table, over the expression the search
 query repeats (models/search.py). SQLite: an FTS5 table per kind with external content
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
 from alembic import op
 
 from models.search import SEARCHED
@@ -51,6 +54,14 @@ def _sqlite_upgrade() -> None:
 
 
 def upgrade() -> None:
+    have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("conditions")}
+    if "reviewer_email" not in have:
+        with op.batch_alter_table("conditions") as batch:
+            batch.add_column(
+                sa.Column(
+                    "reviewer_email", sa.String(length=200), nullable=False, server_default=""
+                )
+            )
     if op.get_bind().dialect.name == "postgresql":
         for s in SEARCHED:
             op.execute(
@@ -65,8 +76,10 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for s in SEARCHED:
             op.execute(f"DROP INDEX IF EXISTS {s.pg_index}")
-        return
-    for s in SEARCHED:
-        for suffix in ("ai", "ad", "au"):
-            op.execute(f"DROP TRIGGER IF EXISTS {s.fts_table}_{suffix}")
-        op.execute(f"DROP TABLE IF EXISTS {s.fts_table}")
+    else:
+        for s in SEARCHED:
+            for suffix in ("ai", "ad", "au"):
+                op.execute(f"DROP TRIGGER IF EXISTS {s.fts_table}_{suffix}")
+            op.execute(f"DROP TABLE IF EXISTS {s.fts_table}")
+    with op.batch_alter_table("conditions") as batch:
+        batch.drop_column("reviewer_email")

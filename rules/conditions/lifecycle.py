@@ -265,6 +265,27 @@ def check_import(
         raise ActionRefused("the resolution gives two conditions the same number")
 
 
+def check_assignment(
+    condition: ConditionState | None, number: str, reviewer: str, reason: str
+) -> None:
+    """Assigning a reviewer: to an open condition (a resolved one has nothing left to
+    review), an e-mail address or "" (back to the department's reviewer), with a reason.
+    Who may assign, and whether the address is a reviewer's, the action layer checks."""
+    found = _require(condition, number)
+    if found.status in RESOLVED_STATUSES:
+        raise ActionRefused(
+            f"condition {number} is {found.status.replace('_', ' ')}: nothing left to review"
+        )
+    if reviewer and "@" not in reviewer:
+        raise ActionRefused(f"reviewer: {reviewer!r} is not an e-mail address")
+    if reviewer == found.reviewer:
+        raise ActionRefused(
+            f"condition {number} is already assigned to {reviewer or 'its department'}"
+        )
+    if not reason.strip():
+        raise ActionRefused("an assignment needs a reason (it is kept in the audit log)")
+
+
 def check_correction(
     condition: ConditionState | None,
     number: str,

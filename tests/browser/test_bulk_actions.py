@@ -3,6 +3,8 @@ each one done or refused, with the reason."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.async_api import expect
 
@@ -12,10 +14,8 @@ from tests.browser.steps import import_birch_lane, open_when_ready
 pytestmark = pytest.mark.browser
 
 
-async def test_route_several_conditions_at_once(journey: Journey, tmp_path: object) -> None:
-    from pathlib import Path
-
-    project_id = import_birch_lane(journey.stack, Path(str(tmp_path)))
+async def test_route_several_conditions_at_once(journey: Journey, tmp_path: Path) -> None:
+    project_id = import_birch_lane(journey.stack, tmp_path)
     page = await journey.login("manager@cotati.example")
     await open_when_ready(page, f"/projects/{project_id}")
     await page.get_by_test_id("bulk-link").click()

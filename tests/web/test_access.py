@@ -31,6 +31,7 @@ EXPECTED = {
     "condition.satisfied_by_alternative": {"planning_manager", "department_reviewer", "admin"},
     "condition.trigger": {"project_manager", "department_reviewer", "planning_manager", "admin"},
     "condition.correct": {"project_manager", "planning_manager", "admin"},
+    "condition.assign_reviewer": {"project_manager", "planning_manager", "admin"},
     "project.plan": {"project_manager", "engineering", "admin"},
     "project.sign_off": {"engineering", "admin"},
     "project.digest": {"project_manager", "planning_manager", "admin"},

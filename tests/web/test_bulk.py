@@ -110,3 +110,56 @@ def test_bulk_through_the_api(browser: Browser, stack: Stackish, web_settings: S
         {"action": "not_applicable", "selection": [f"{project_id}:1"]},
     )  # fmt: skip
     assert no_reason.status_code == 400 and no_reason.json()["error"].startswith("reason:")
+
+
+def test_assign_and_reassign_a_reviewer(
+    browser: Browser, stack: Stackish, web_settings: Settings
+) -> None:
+    project_id = stack.new_project("ASSIGN")
+    selection = [f"{project_id}:1", f"{project_id}:2"]
+    assigned = browser.api(
+        PM,
+        "POST",
+        "/api/v1/conditions/bulk",
+        {
+            "action": "assign",
+            "selection": selection,
+            "reviewer": "publicworks@cotati.example",
+            "reason": "Public works takes both while planning is short-staffed",
+        },
+    )
+    assert assigned.status_code == 200, assigned.text
+    assert len(assigned.json()["done"]) == 2
+    entries = _audited(web_settings, project_id, "reviewer_assigned", 2)
+    assert {e.details["to"] for e in entries} == {"publicworks@cotati.example"}
+    deadline = time.monotonic() + 30
+    while _reviewer(web_settings, project_id, "2") != "publicworks@cotati.example":
+        assert time.monotonic() < deadline, "the read model never showed the reviewer"
+        time.sleep(0.2)
+    page = browser.as_(PM).get(f"/projects/{project_id}/bulk").text
+    assert "publicworks@cotati.example" in page
+    # The same reviewer again is refused per condition; a non-reviewer is bad input.
+    again = browser.api(
+        PM, "POST", "/api/v1/conditions/bulk",
+        {"action": "assign", "selection": selection[:1],
+         "reviewer": "publicworks@cotati.example", "reason": "again"},
+    )  # fmt: skip
+    assert again.json()["refused"][0]["reason"].endswith(
+        "already assigned to publicworks@cotati.example"
+    )
+    wrong = browser.api(
+        PM, "POST", "/api/v1/conditions/bulk",
+        {"action": "assign", "selection": selection, "reviewer": PM, "reason": "x"},
+    )  # fmt: skip
+    assert wrong.status_code == 400 and "is not a department reviewer" in wrong.json()["error"]
+
+
+def _reviewer(settings: Settings, project_id: str, number: str) -> str:
+    with session_factory(make_engine(settings.database_url))() as db:
+        return str(
+            db.scalar(
+                select(ConditionRow.reviewer_email).where(
+                    ConditionRow.project_id == project_id, ConditionRow.number == number
+                )
+            )
+        )

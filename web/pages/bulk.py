@@ -1,5 +1,6 @@
-"""Bulk actions on a selection of a project's conditions (actions/bulk.py): route to a
-department, mark not applicable with one reason, send the applicant's digest. The answer
+"""Bulk actions on a selection of a project's conditions (actions/bulk.py): assign or
+reassign the reviewer, route to a department, mark not applicable with one reason, send
+the applicant's digest. The answer
 lists each condition done and each refused, with the reason."""
 
 from __future__ import annotations
@@ -8,9 +9,11 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy import select
 
 from actions.bulk import BULK_ACTIONS
 from models.conditions import RESOLVED_STATUSES
+from models.schema import User
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web.auth.accounts import SessionInfo
@@ -29,6 +32,13 @@ def _page(request: Request, project_id: str, session: SessionInfo, **values: Any
         rows = [
             r for r in readmodel.conditions(db, project_id) if r.status not in RESOLVED_STATUSES
         ]
+        reviewers = list(
+            db.scalars(
+                select(User.email)
+                .where(User.role == "department_reviewer", User.active.is_(True))
+                .order_by(User.email)
+            )
+        )
     return render(
         request,
         "bulk.html.j2",
@@ -38,6 +48,7 @@ def _page(request: Request, project_id: str, session: SessionInfo, **values: Any
         rows=rows,
         actions=BULK_ACTIONS,
         departments=DEPARTMENTS,
+        reviewers=reviewers,
         **values,
     )
 

@@ -15,12 +15,13 @@ router = APIRouter()
 
 
 class BulkBody(BaseModel):
-    action: Literal["route", "not_applicable", "digest"]
+    action: Literal["assign", "route", "not_applicable", "digest"]
     selection: list[str] = Field(
         ..., description="conditions as PROJECT:NUMBER", min_length=1, max_length=200
     )
     reason: str = Field("", max_length=2000, description="recorded for each condition")
     department: str = Field("", max_length=40, description="the department to route to")
+    reviewer: str = Field("", max_length=200, description="the reviewer to assign ('': none)")
 
 
 @router.post("/conditions/bulk")
@@ -31,7 +32,7 @@ async def bulk(request: Request, body: BulkBody, user: CurrentUser = User) -> di
         user.principal,
         body.action,
         body.selection,
-        {"reason": body.reason, "department": body.department},
+        {"reason": body.reason, "department": body.department, "reviewer": body.reviewer},
     )
     return {
         "summary": outcome.summary(),
