@@ -7,6 +7,7 @@ environment; the embedded stack (`clearance run`) builds the same worker in-proc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
@@ -22,6 +23,7 @@ from temporalio.api.operatorservice.v1 import (
     ListSearchAttributesRequest,
 )
 from temporalio.client import Client
+from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
@@ -33,6 +35,7 @@ from activities.permit_clock_records import PermitClockRecords
 from activities.portal_links import PortalLinks
 from activities.project_records import ProjectRecords
 from activities.shot_clock_records import ShotClockRecords
+from activities.webhooks import WebhookActivities
 from models.database import make_engine, sqlite_files, write_probe
 from notices.render import NoticeRenderer
 from operations import payload_visits
@@ -48,6 +51,8 @@ from workflows.jurisdiction_closure import JurisdictionClosureWorkflow
 from workflows.permit_clock import PermitClockWorkflow
 from workflows.project import ProjectWorkflow
 from workflows.shot_clock import ShotClockWorkflow
+from workflows.webhooks import WORKFLOW_ID as WEBHOOK_DISPATCH_ID
+from workflows.webhooks import WebhookDispatchWorkflow
 
 log = logging.getLogger("clearance.worker")
 
@@ -114,6 +119,14 @@ def data_converter(settings: Settings) -> temporalio.converter.DataConverter:
     )
 
 
+async def ensure_webhook_dispatch(client: Client, task_queue: str) -> None:
+    """Start the one webhook dispatcher unless it runs (idempotent: a fixed id)."""
+    with contextlib.suppress(WorkflowAlreadyStartedError):
+        await client.start_workflow(
+            WebhookDispatchWorkflow.run, id=WEBHOOK_DISPATCH_ID, task_queue=task_queue
+        )
+
+
 async def ensure_search_attributes(client: Client, namespace: str) -> None:
     """Register the custom search attributes the workflows upsert (idempotent)."""
     existing = await client.operator_service.list_search_attributes(
@@ -176,6 +189,7 @@ def build_worker(
     projects = ProjectRecords(engine)
     permits = PermitClockRecords(engine)
     closures = ClosureActivities(client)
+    webhooks = WebhookActivities(engine)
     notices = notice_activities or NoticeActivities(
         engine,
         renderer,
@@ -200,6 +214,7 @@ def build_worker(
             ProjectWorkflow,
             JurisdictionClosureWorkflow,
             PermitClockWorkflow,
+            WebhookDispatchWorkflow,
         ],
         activities=[
             records.record_application,
@@ -212,6 +227,7 @@ def build_worker(
             permits.record_permit_clock,
             permits.record_permit_event,
             notices.send_permit_notice,
+            webhooks.dispatch_webhooks,
         ],
         activity_executor=executor,
         **{"workflow_runner": workflow_runner(settings), **worker_options},
@@ -243,6 +259,7 @@ async def main() -> None:
     lower_priority(settings.worker_niceness)
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)
+    await ensure_webhook_dispatch(client, settings.task_queue)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

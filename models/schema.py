@@ -548,3 +548,51 @@ class UserJurisdiction(Base):
     jurisdiction: Mapped[str] = mapped_column(String(100), index=True)
     role: Mapped[str] = mapped_column(String(40))
     department: Mapped[str] = mapped_column(String(40), default="")
+
+
+# -- Outbound webhooks (issue 28, migration 0015): an integrator's subscription to deadline
+# events, and each delivery of each event to it with its attempts (activities/webhooks.py).
+
+
+class WebhookSubscription(Base):
+    __tablename__ = "webhook_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    url: Mapped[str] = mapped_column(String(500))
+    # The HMAC-SHA256 key of X-Clearance-Signature; the receiver holds the same.
+    secret: Mapped[str] = mapped_column(String(100))
+    events: Mapped[list[Any]] = mapped_column(JSON, default=list)  # [] is every event
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_by: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebhookDelivery(Base):
+    """One event for one subscription; (subscription, event key) is unique, so an event
+    found again is never queued twice. `log` holds every attempt."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (UniqueConstraint("subscription_id", "event_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subscription_id: Mapped[int] = mapped_column(ForeignKey("webhook_subscriptions.id"), index=True)
+    event_key: Mapped[str] = mapped_column(String(300))
+    event_type: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    state: Mapped[str] = mapped_column(String(20), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    log: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebhookCursor(Base):
+    """How far the dispatcher has read each source of events (an id, or an instant)."""
+
+    __tablename__ = "webhook_cursors"
+
+    source: Mapped[str] = mapped_column(String(40), primary_key=True)
+    last_id: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -75,6 +75,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "admin.rules": ("admin",),
     # Bringing a department's existing caseload in (docs/onboarding.md).
     "admin.import": ("admin",),
+    "admin.webhooks": ("admin",),
     # Each staff user's own personal access tokens (for the CLI and scripts).
     "account.tokens": STAFF_ROLES,
     # Reading: every staff role reads everything (the city attorney reads all).
@@ -158,5 +159,6 @@ _DESCRIPTIONS = {
     "admin.users": "manage users",
     "admin.rules": "see the law watch (provisional, stale and pending rules)",
     "admin.import": "import the existing caseload",
+    "admin.webhooks": "manage webhook subscriptions",
     "read": "read pages",
 }

@@ -119,10 +119,11 @@ def _by(port: int) -> str:
 
 
 async def _serve(settings: Settings, with_demo: bool) -> None:
-    from worker import build_worker, connect, ensure_search_attributes
+    from worker import build_worker, connect, ensure_search_attributes, ensure_webhook_dispatch
 
     client = await connect(settings)
     await ensure_search_attributes(client, settings.temporal_namespace)
+    await ensure_webhook_dispatch(client, settings.task_queue)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -4,6 +4,8 @@ Revision ID: 0015
 Revises: 0010
 
 conditions.reviewer_email: the reviewer assigned to a condition ("" for its department's).
+webhook_subscriptions, webhook_deliveries, webhook_cursors: signed outbound webhooks on
+deadline events (activities/webhooks.py).
 
 PostgreSQL: a GIN full-text index per searched table, over the expression the search
 query repeats (models/search.py). SQLite: an FTS5 table per kind with external content
@@ -53,7 +55,55 @@ def _sqlite_upgrade() -> None:
         op.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
 
 
+def _webhook_tables() -> None:
+    op.create_table(
+        "webhook_subscriptions",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("url", sa.String(length=500), nullable=False),
+        sa.Column("secret", sa.String(length=100), nullable=False),
+        sa.Column("events", sa.JSON(), nullable=False),
+        sa.Column("active", sa.Boolean(), nullable=False),
+        sa.Column("created_by", sa.String(length=200), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "webhook_deliveries",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column(
+            "subscription_id",
+            sa.Integer(),
+            sa.ForeignKey("webhook_subscriptions.id"),
+            nullable=False,
+        ),
+        sa.Column("event_key", sa.String(length=300), nullable=False),
+        sa.Column("event_type", sa.String(length=40), nullable=False),
+        sa.Column("payload", sa.JSON(), nullable=False),
+        sa.Column("state", sa.String(length=20), nullable=False),
+        sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("next_attempt_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_error", sa.Text(), nullable=False),
+        sa.Column("log", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("delivered_at", sa.DateTime(timezone=True), nullable=True),
+        sa.UniqueConstraint("subscription_id", "event_key"),
+    )
+    op.create_index(
+        "ix_webhook_deliveries_subscription_id", "webhook_deliveries", ["subscription_id"]
+    )
+    op.create_index("ix_webhook_deliveries_state", "webhook_deliveries", ["state"])
+    op.create_index(
+        "ix_webhook_deliveries_next_attempt_at", "webhook_deliveries", ["next_attempt_at"]
+    )
+    op.create_table(
+        "webhook_cursors",
+        sa.Column("source", sa.String(length=40), primary_key=True),
+        sa.Column("last_id", sa.Integer(), nullable=False),
+        sa.Column("last_at", sa.DateTime(timezone=True), nullable=True),
+    )
+
+
 def upgrade() -> None:
+    _webhook_tables()
     have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("conditions")}
     if "reviewer_email" not in have:
         with op.batch_alter_table("conditions") as batch:
@@ -83,3 +133,6 @@ def downgrade() -> None:
             op.execute(f"DROP TABLE IF EXISTS {s.fts_table}")
     with op.batch_alter_table("conditions") as batch:
         batch.drop_column("reviewer_email")
+    op.drop_table("webhook_cursors")
+    op.drop_table("webhook_deliveries")
+    op.drop_table("webhook_subscriptions")

@@ -43,6 +43,7 @@ EXPECTED = {
     "admin.rules": {"admin"},
     "admin.import": {"admin"},
     "admin.jurisdictions": {"admin"},
+    "admin.webhooks": {"admin"},
     "account.tokens": set(STAFF_ROLES),
     "read": set(STAFF_ROLES),
 }

@@ -35,6 +35,7 @@ from web.api.routes import (
     search,
     shot_clocks,
     tokens,
+    webhooks,
 )
 
 api_router = APIRouter(prefix="/api/v1", tags=["api"], responses=ERRORS)
@@ -56,5 +57,6 @@ for module in (
     caseload,
     search,
     bulk,
+    webhooks,
 ):
     api_router.include_router(module.router)
