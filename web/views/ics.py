@@ -1,10 +1,13 @@
-"""iCalendar (RFC 5545) feeds: all-day events with reminders. Pure: no I/O."""
+"""iCalendar (RFC 5545) feeds: all-day events with reminders, written by the icalendar
+library (escaping, line folding at 75 octets, CRLF line ends). Pure: no I/O."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+
+from icalendar import Alarm, Calendar, Event
 
 
 @dataclass(frozen=True)
@@ -17,72 +20,31 @@ class CalendarEvent:
     alarms_days_before: tuple[int, ...] = field(default_factory=tuple)
 
 
-def escape(text: str) -> str:
-    """TEXT value escaping (RFC 5545 3.3.11)."""
-    return (
-        text.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def fold(line: str) -> str:
-    """Lines longer than 75 octets are folded with CRLF and a space (RFC 5545 3.1),
-    never inside a multi-byte character."""
-    out: list[str] = []
-    current = ""
-    size = 0
-    limit = 75
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            out.append(current)
-            current, size, limit = " ", 1, 75
-        current += char
-        size += width
-    out.append(current)
-    return "\r\n".join(out)
-
-
-def _d(day: date) -> str:
-    return day.strftime("%Y%m%d")
-
-
 def build(name: str, events: Iterable[CalendarEvent], now: datetime | None = None) -> str:
-    stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Clearance//Deadlines//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape(name)}",
-    ]
-    for event in events:
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{escape(event.uid)}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART;VALUE=DATE:{_d(event.day)}",
-            f"DTEND;VALUE=DATE:{_d(event.day + timedelta(days=1))}",
-            f"SUMMARY:{escape(event.summary)}",
-            "TRANSP:TRANSPARENT",
-        ]
-        if event.description:
-            lines.append(f"DESCRIPTION:{escape(event.description)}")
-        if event.url:
-            lines.append(f"URL:{event.url}")
-        for days in event.alarms_days_before:
-            lines += [
-                "BEGIN:VALARM",
-                "ACTION:DISPLAY",
-                f"DESCRIPTION:{escape(event.summary)}",
-                f"TRIGGER;RELATED=START:-P{days}D" if days else "TRIGGER;RELATED=START:PT0S",
-                "END:VALARM",
-            ]
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(fold(line) + "\r\n" for line in lines)
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+    calendar = Calendar()
+    calendar.add("prodid", "-//Clearance//Deadlines//EN")
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", name)
+    for item in events:
+        event = Event()
+        event.add("uid", item.uid)
+        event.add("dtstamp", stamp)
+        event.add("dtstart", item.day)
+        event.add("dtend", item.day + timedelta(days=1))
+        event.add("summary", item.summary)
+        event.add("transp", "TRANSPARENT")
+        if item.description:
+            event.add("description", item.description)
+        if item.url:
+            event.add("url", item.url)
+        for days in item.alarms_days_before:
+            alarm = Alarm()
+            alarm.add("action", "DISPLAY")
+            alarm.add("description", item.summary)
+            alarm.add("trigger", timedelta(days=-days), parameters={"RELATED": "START"})
+            event.add_component(alarm)
+        calendar.add_component(event)
+    return calendar.to_ical().decode("utf-8")

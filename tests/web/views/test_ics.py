@@ -7,7 +7,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 from tests.web.helpers import Browser, Stackish, city_today, csrf_of
-from web.views.ics import CalendarEvent, build, escape, fold
+from web.views.ics import CalendarEvent, build
 
 
 def parse(text: str) -> list[dict[str, list[tuple[str, str]]]]:
@@ -43,12 +43,15 @@ def parse(text: str) -> list[dict[str, list[tuple[str, str]]]]:
     return events
 
 
-def test_fold_and_escape() -> None:
-    long = "SUMMARY:" + "é" * 100
-    folded = fold(long)
-    assert all(len(part.encode()) <= 75 for part in folded.split("\r\n"))
-    assert folded.replace("\r\n ", "") == long
-    assert escape("a;b,c\\d\ne") == "a\\;b\\,c\\\\d\\ne"
+def test_long_and_special_text_is_folded_and_escaped() -> None:
+    text = build(
+        "Mine",
+        [CalendarEvent("u@clearance", date(2026, 12, 24), "é" * 100, "a;b,c\\d\ne")],
+        now=datetime(2026, 12, 2, tzinfo=UTC),
+    )
+    (event,) = parse(text)  # every physical line at most 75 octets
+    assert event["SUMMARY"] == [("SUMMARY", "é" * 100)]
+    assert event["DESCRIPTION"] == [("DESCRIPTION", "a\\;b\\,c\\\\d\\ne")]
 
 
 def test_build_is_valid_icalendar() -> None:
