@@ -1,0 +1,130 @@
+"""Every page, checked with axe-core in real Chromium for WCAG 2.2 AA: no serious or
+critical violation; a skip link that reaches the content; a visible focus; disabled
+controls that look disabled; and the inbox, portal, review and condition pages without
+sideways scrolling on a 390 px phone."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import expect
+
+from reports import portfolio
+from tests.browser.accessibility import AXE, scrolls_sideways, violations
+from tests.browser.harness import ACTION_TIMEOUT_MS, DEMO_PASSWORD, RunningStack
+from tests.browser.steps import APPLICANT, import_birch_lane, open_when_ready
+from tests.real_parts import missing
+
+pytestmark = pytest.mark.browser
+
+PROJECT = "COTATI-VILLAGE"
+STAFF_PAGES = [
+    "/",
+    "/deadlines",
+    "/applications",
+    "/applications/DEMO-NEAR",
+    "/applications/DEMO-NEAR/notice",
+    "/applications/new",
+    "/permits",
+    "/permits/new",
+    "/projects",
+    f"/projects/{PROJECT}",
+    f"/projects/{PROJECT}/bulk",
+    "/projects/import",
+    "/queues",
+    "/queues/planning",
+    "/outbox",
+    "/reports",
+    *[f"/reports/all/{key}" for key in portfolio.kinds()],
+    "/search?q=drainage",
+    "/me",
+    "/me/tokens",
+    "/admin/users",
+    "/admin/calendar",
+]
+
+
+@pytest_asyncio.fixture
+async def page(browser: Any, stack: RunningStack) -> AsyncIterator[Any]:
+    if not AXE.exists():
+        pytest.skip(missing("axe-core", f"{AXE} is missing: run scripts/setup (npm ci)"))
+    # The pages allow no injected script (CSP script-src 'self'): axe is the test's own.
+    context = await browser.new_context(
+        base_url=stack.base_url, viewport={"width": 1280, "height": 900}, bypass_csp=True
+    )
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    try:
+        yield await context.new_page()
+    finally:
+        await context.close()
+
+
+async def log_in(page: Any, email: str) -> None:
+    await page.goto("/login")
+    await page.get_by_test_id("login-email").fill(email)
+    await page.get_by_test_id("login-password").fill(DEMO_PASSWORD)
+    await page.get_by_test_id("login-submit").click()
+    await expect(page.get_by_test_id("current-user")).to_contain_text(email)
+
+
+async def test_every_page_has_no_serious_violation(page: Any) -> None:
+    found: dict[str, list[str]] = {}
+    await page.goto("/login")
+    found["/login"] = await violations(page)
+    await log_in(page, "admin@cotati.example")
+    first_condition = await _first_condition(page)
+    for path in [*STAFF_PAGES, first_condition]:
+        await open_when_ready(page, path)
+        found[path] = await violations(page)
+    bad = [f"{path}: {line}" for path, lines in found.items() for line in lines]
+    assert not bad, "\n".join(bad)
+
+
+async def _first_condition(page: Any) -> str:
+    await page.goto(f"/projects/{PROJECT}")
+    href = await page.locator("[data-testid^=condition-open-]").first.get_attribute("href")
+    return str(href)
+
+
+async def test_skip_link_focus_and_disabled_controls(page: Any) -> None:
+    await log_in(page, "pm@cotati.example")
+    await page.goto("/deadlines")
+    await page.keyboard.press("Tab")
+    skip = page.get_by_test_id("skip-link")
+    await expect(skip).to_be_focused()
+    await expect(skip).to_be_in_viewport()  # shown when focused
+    outline = await skip.evaluate("e => getComputedStyle(e).outlineStyle")
+    assert outline != "none"
+    await page.keyboard.press("Enter")
+    assert page.url.endswith("#main")
+    await expect(page.locator("main#main")).to_be_focused()
+    # A sign-off refused while conditions block it: the button is disabled and looks it.
+    await page.goto(f"/projects/{PROJECT}")
+    disabled = page.locator("button:disabled").first
+    if await disabled.count():
+        look = await disabled.evaluate(
+            "b => [getComputedStyle(b).cursor, getComputedStyle(b).backgroundColor]"
+        )
+        assert look[0] == "not-allowed" and look[1] == "rgb(228, 231, 234)", look
+
+
+async def test_no_sideways_scrolling_at_390_px(
+    page: Any, stack: RunningStack, tmp_path: Path
+) -> None:
+    project_id = import_birch_lane(stack, tmp_path)
+    await log_in(page, "pm@cotati.example")
+    await open_when_ready(page, f"/projects/{project_id}")
+    await page.get_by_test_id("link-email").fill(APPLICANT)
+    await page.get_by_test_id("link-create").click()
+    link = page.get_by_test_id("link-row").filter(has_text=APPLICANT)
+    portal = await link.get_by_test_id("link-url").input_value()
+    await page.set_viewport_size({"width": 390, "height": 844})
+    wide: dict[str, int] = {}
+    for path in ["/", "/queues/planning", f"/projects/{project_id}/conditions/1", portal]:
+        await open_when_ready(page, path)
+        wide[path] = await scrolls_sideways(page)
+    assert not {p: px for p, px in wide.items() if px > 0}
