@@ -86,6 +86,10 @@ class WebhookActivities:
                 session.scalars(select(WebhookSubscription).where(WebhookSubscription.active))
             )
             session.expunge_all()
+        if not subscriptions:
+            # Nobody listens: read and write nothing (the cursors start with the first
+            # subscription, so it hears what happens from then on).
+            return IDLE.total_seconds()
         self._queue(subscriptions)
         return self._deliver()
 
@@ -94,8 +98,6 @@ class WebhookActivities:
     def _queue(self, subscriptions: list[WebhookSubscription]) -> None:
         with self._sessions.begin() as session:
             events = list(self._events(session))
-            if not subscriptions:
-                return
             now = self._now()
             table = WebhookDelivery.__table__
             for event in events:
@@ -124,7 +126,8 @@ class WebhookActivities:
     def _cursor(self, session: Any, source: str, ids: Any = None) -> WebhookCursor:
         cursor = session.get(WebhookCursor, source)
         if cursor is None:
-            # The first run starts from now: what happened before webhooks is not news.
+            # The first run with a subscription starts from now: what came before is not
+            # news to it.
             last = session.scalar(select(func.max(ids))) if ids is not None else None
             cursor = WebhookCursor(source=source, last_id=last or 0, last_at=self._now())
             session.add(cursor)

@@ -90,8 +90,9 @@ def _deliveries(engine: Engine) -> list[WebhookDelivery]:
 def test_refused_once_then_retried_and_signed(engine: Engine, receiver: Receiver) -> None:
     clock = Clock()
     hooks = WebhookActivities(engine, now=clock)
-    hooks.dispatch_webhooks()  # the cursors start here: what came before is not news
+    hooks.dispatch_webhooks()  # nobody subscribed: nothing is read or written
     _subscribe(engine, receiver.url, ["clock.opened", "clock.tolled"])
+    hooks.dispatch_webhooks()  # the cursors start here: what came before is not news
     _open_clock(engine)
 
     wait = hooks.dispatch_webhooks()
@@ -136,8 +137,8 @@ def test_refused_once_then_retried_and_signed(engine: Engine, receiver: Receiver
 def test_conditions_cleared_and_milestones_signed_off(engine: Engine, receiver: Receiver) -> None:
     receiver.answers.clear()
     hooks = WebhookActivities(engine, now=Clock())
-    hooks.dispatch_webhooks()
     _subscribe(engine, receiver.url, [])  # every event
+    hooks.dispatch_webhooks()
     with session_factory(engine).begin() as db:
         db.add(Project(project_id="P-9", workflow_id="project-P-9", name="P", jurisdiction="cotati",
                        created_at=START, updated_at=START))  # fmt: skip

@@ -34,12 +34,13 @@ async def test_an_event_reaches_the_receiver_after_one_refusal(
     env = time_skipping_env
     settings = settings_for_test(data_dir, task_queue, database_url)
     engine = make_engine(settings.database_url)
-    WebhookActivities(engine).dispatch_webhooks()  # cursors start before the event
     now = datetime.now(UTC)
     with Receiver([503]) as receiver:
         with session_factory(engine).begin() as db:
             db.add(WebhookSubscription(url=receiver.url, secret=SECRET, events=["clock.opened"],
                                        active=True, created_at=now))  # fmt: skip
+        WebhookActivities(engine).dispatch_webhooks()  # the cursors start before the event
+        with session_factory(engine).begin() as db:
             db.add(Application(application_id="WH-1", workflow_id="shot-clock-WH-1",
                                jurisdiction="cotati", category="swf_collocation",
                                status="running", created_at=now, updated_at=now))  # fmt: skip

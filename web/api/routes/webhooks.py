@@ -4,6 +4,7 @@ delivers; models/webhooks.py says how to verify)."""
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -38,10 +39,26 @@ class NewSubscription(BaseModel):
     events: list[EventType] = Field(default=[], description="none: every event")
 
 
+LOOPBACK_NAMES = ("localhost",)
+
+
 def _check_url(url: str) -> str:
+    """https to a named host or a public address; plain http only to this machine (a
+    receiver beside the app). A private, link-local or reserved address is refused: a
+    subscription must not reach into the city's own network."""
     parts = urlsplit(url.strip())
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise bad("url: an http(s) address, e.g. https://integrator.example/clearance")
+    host = parts.hostname or ""
+    if parts.scheme not in ("https", "http") or not host:
+        raise bad("url: an https address, e.g. https://integrator.example/clearance")
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    loopback = host in LOOPBACK_NAMES or (address is not None and address.is_loopback)
+    if parts.scheme == "http" and not loopback:
+        raise bad("url: use https (plain http only to this machine)")
+    if address is not None and not loopback and not address.is_global:
+        raise bad(f"url: {host} is not a public address")
     return url.strip()
 
 
