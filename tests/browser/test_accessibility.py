@@ -16,7 +16,7 @@ from playwright.async_api import expect
 from reports import portfolio
 from tests.browser.accessibility import AXE, scrolls_sideways, violations
 from tests.browser.harness import ACTION_TIMEOUT_MS, DEMO_PASSWORD, RunningStack
-from tests.browser.steps import APPLICANT, import_birch_lane, open_when_ready
+from tests.browser.steps import APPLICANT, BIRCH_LANE, import_birch_lane, open_when_ready
 from tests.real_parts import missing
 
 pytestmark = pytest.mark.browser
@@ -45,6 +45,7 @@ STAFF_PAGES = [
     "/me/tokens",
     "/admin/users",
     "/admin/calendar",
+    "/admin/rules",
 ]
 
 
@@ -127,4 +128,14 @@ async def test_no_sideways_scrolling_at_390_px(
     for path in ["/", "/queues/planning", f"/projects/{project_id}/conditions/1", portal]:
         await open_when_ready(page, path)
         wide[path] = await scrolls_sideways(page)
+    # The import review: a resolution read, its conditions in a table to correct.
+    resolution = tmp_path / "birch-lane-again.txt"
+    resolution.write_text(BIRCH_LANE)
+    await page.goto("/projects/import")
+    await page.get_by_test_id("import-file").set_input_files(str(resolution))
+    await page.get_by_test_id("import-read").click()
+    await expect(page.get_by_test_id("import-row")).to_have_count(3, timeout=30_000)
+    wide["import review"] = await scrolls_sideways(page)
+    problems = await violations(page)
+    assert not problems, problems
     assert not {p: px for p, px in wide.items() if px > 0}
