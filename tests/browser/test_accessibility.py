@@ -92,7 +92,7 @@ async def _first_condition(page: Any) -> str:
 
 
 async def test_skip_link_focus_and_disabled_controls(page: Any) -> None:
-    await log_in(page, "pm@cotati.example")
+    await log_in(page, "engineer@cotati.example")  # engineering signs off milestones
     await page.goto("/deadlines")
     await page.keyboard.press("Tab")
     skip = page.get_by_test_id("skip-link")
@@ -105,12 +105,15 @@ async def test_skip_link_focus_and_disabled_controls(page: Any) -> None:
     await expect(page.locator("main#main")).to_be_focused()
     # A sign-off refused while conditions block it: the button is disabled and looks it.
     await page.goto(f"/projects/{PROJECT}")
-    disabled = page.locator("button:disabled").first
-    if await disabled.count():
-        look = await disabled.evaluate(
-            "b => [getComputedStyle(b).cursor, getComputedStyle(b).backgroundColor]"
-        )
-        assert look[0] == "not-allowed" and look[1] == "rgb(228, 231, 234)", look
+    urgent = page.locator("[data-testid=milestone-row].most-urgent")
+    milestone = await urgent.get_attribute("data-milestone")
+    await page.goto(f"/projects/{PROJECT}/milestones/{milestone}/sign-off")
+    button = page.get_by_test_id("signoff-submit")
+    await expect(button).to_be_disabled()
+    look = await button.evaluate(
+        "b => [getComputedStyle(b).cursor, getComputedStyle(b).backgroundColor]"
+    )
+    assert look == ["not-allowed", "rgb(228, 231, 234)"], look
 
 
 async def test_no_sideways_scrolling_at_390_px(
