@@ -7,6 +7,7 @@ is cut off at the limit, and the parser closes whatever it had spooled."""
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -101,15 +102,21 @@ def _only_too_large(err: BaseException) -> bool:
 
 
 async def _refuse(scope: Scope, send: Send, status: int, message: str) -> None:
-    """A short answer in the form the client expects (JSON for the API, else text);
+    """A short answer in the form the client expects (JSON for the API, else HTML);
     `Connection: close` because the unread body is not drained."""
     path = str(scope.get("path", ""))
     if path.startswith("/api/"):
         body = json.dumps({"error": message}).encode()
         kind = b"application/json"
     else:
-        body = f"Not received: {message}.\n".encode()
-        kind = b"text/plain; charset=utf-8"
+        # A page: a small HTML page saying so (the form's page could not be re-shown,
+        # its body was not read).
+        body = (
+            '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            "<title>Not received</title></head><body><main><h1>Not received</h1>"
+            f"<p>{html.escape(message)}. Go back and send less.</p></main></body></html>"
+        ).encode()
+        kind = b"text/html; charset=utf-8"
     headers: list[Any] = [
         (b"content-type", kind),
         (b"content-length", str(len(body)).encode()),

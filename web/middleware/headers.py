@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
 from fastapi import Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 CallNext = Callable[[Request], Awaitable[Response]]
 
@@ -51,5 +51,9 @@ async def refuse_nul_in_url(request: Request, call_next: CallNext) -> Response:
         message = "the URL holds a NUL character (%00)"
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=400)
-        return PlainTextResponse(message, status_code=400)
+        return HTMLResponse(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not done'
+            f"</title></head><body><main><h1>Not done</h1><p>{message}.</p></main></body></html>",
+            status_code=400,
+        )
     return await call_next(request)

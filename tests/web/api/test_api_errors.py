@@ -83,3 +83,12 @@ def test_reports_and_csv_answer_a_token(browser: Browser, stack: Stackish, token
     # A browser without a session is still sent to log in.
     page = client.get(f"/reports/{project_id}/mmrp.csv", follow_redirects=False)
     assert page.status_code == 303 and page.headers["location"].startswith("/login")
+
+
+def test_too_large_and_nul_answers_are_never_plain_text(browser: Browser, token: str) -> None:
+    client = browser.as_(None)
+    auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    big = b"[" + b"0," * (1_100_000) + b"0]"
+    _error(client.post("/api/v1/applications", content=big, headers=auth), 413)
+    page = client.get("/projects?q=%00")
+    assert page.status_code == 400 and page.headers["content-type"].startswith("text/html")
