@@ -193,9 +193,9 @@ class WebhookActivities:
             )
 
     def _states(self, session: Any) -> Iterator[Event]:
-        """Clocks whose row changed since the last run: lapsed, at risk, decided (permit
-        clocks), opened (permit clocks). Keyed by the clock and its date, so a clock that
-        moves on and lapses again later is a new event."""
+        """Clocks whose row changed since the last run: lapsed, at risk, and for permit
+        clocks opened, paused (tolled) and met (decided). Keyed by the clock and its date,
+        so a clock that moves on and lapses again later is a new event."""
         cursor = self._cursor(session, "clock_rows")
         since = (cursor.last_at or self._now()) - OVERLAP
         cursor.last_at = self._now()
@@ -227,6 +227,10 @@ class WebhookActivities:
                 kind, day = "clock.lapsed", row.conservative_date
             elif row.status in PERMIT_DECIDED:
                 kind, day = "clock.decided", (row.clock or {}).get("met_date")
+            elif row.status == "paused":
+                # Paused (an outside agency's review, a moratorium): the permit clock's
+                # tolling, keyed by the date it now runs to.
+                kind, day = "clock.tolled", row.conservative_date
             elif row.escalated:
                 kind, day = "clock.at_risk", row.conservative_date
             else:

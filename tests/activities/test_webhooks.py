@@ -18,6 +18,7 @@ from models.schema import (
     Application,
     AuditRow,
     ClockEventRow,
+    PermitClockRow,
     Project,
     WebhookDelivery,
     WebhookSubscription,
@@ -159,3 +160,33 @@ def test_conditions_cleared_and_milestones_signed_off(engine: Engine, receiver: 
     types = [json.loads(p["body"])["type"] for p in receiver.received]
     assert types == ["condition.cleared", "milestone.signed_off"]
     assert json.loads(receiver.received[0]["body"])["condition"] == "7"
+
+
+def test_permit_clocks_opened_paused_and_lapsed(engine: Engine, receiver: Receiver) -> None:
+    receiver.answers.clear()
+    clock = Clock()
+    hooks = WebhookActivities(engine, now=clock)
+    _subscribe(engine, receiver.url, [])
+    hooks.dispatch_webhooks()
+    later = START + timedelta(minutes=1)
+    with session_factory(engine).begin() as db:
+        for clock_id, status in (("PSA-P", "paused"), ("PSA-L", "lapsed")):
+            db.add(
+                PermitClockRow(
+                    clock_id=clock_id, workflow_id=f"permit-clock-{clock_id}",
+                    jurisdiction="cotati", rule="ca_psa_decision", status=status,
+                    conservative_date="2027-02-01", created_at=later, updated_at=later,
+                )
+            )  # fmt: skip
+    clock.now = later + timedelta(seconds=30)
+    hooks.dispatch_webhooks()
+    hooks.dispatch_webhooks()  # found again (the overlap): queued and sent once
+    sent = sorted(
+        (json.loads(p["body"])["type"], json.loads(p["body"])["id"]) for p in receiver.received
+    )
+    assert sent == [
+        ("clock.lapsed", "PSA-L"),
+        ("clock.opened", "PSA-L"),
+        ("clock.opened", "PSA-P"),
+        ("clock.tolled", "PSA-P"),
+    ]
