@@ -1,5 +1,5 @@
-"""axe-core (npm, package.json; installed by scripts/setup) run in a page: the WCAG 2.0,
-2.1 and 2.2 A and AA rules, and the serious or critical violations found."""
+"""axe-core (npm, package.json; scripts/test installs it with npm ci) run in a page: the
+WCAG 2.0, 2.1 and 2.2 A and AA rules, and the serious or critical violations found."""
 
 from __future__ import annotations
 

@@ -52,7 +52,7 @@ STAFF_PAGES = [
 @pytest_asyncio.fixture
 async def page(browser: Any, stack: RunningStack) -> AsyncIterator[Any]:
     if not AXE.exists():
-        pytest.skip(missing("axe-core", f"{AXE} is missing: run scripts/setup (npm ci)"))
+        pytest.skip(missing("axe-core", f"{AXE} is missing: run npm ci (scripts/test does)"))
     # The pages allow no injected script (CSP script-src 'self'): axe is the test's own.
     context = await browser.new_context(
         base_url=stack.base_url, viewport={"width": 1280, "height": 900}, bypass_csp=True
