@@ -46,6 +46,7 @@ STAFF_PAGES = [
     "/admin/users",
     "/admin/calendar",
     "/admin/rules",
+    "/admin/import",
 ]
 
 
