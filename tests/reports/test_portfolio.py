@@ -166,8 +166,40 @@ def engine(database_url: str) -> Iterator[Engine]:
                 _permit("AB-1", "ca_post_entitlement_review", "lapsed", "2027-03-01", None),
                 _permit("AB-2", "ca_post_entitlement_review", "running", "2027-04-24", None),
                 _permit("SIGN-1", "cotati_sign_permit_expiry", "met", "2027-02-01", "2027-01-02"),
+                # Completeness met; the decision chained after it met late.
+                _permit("PSA-3", "ca_psa_completeness", "met", "2027-01-12", "2027-01-10"),
+                # Completeness met in April (after the period); its review still runs.
+                _permit("AB-3", "ca_post_entitlement_completeness", "met", "2027-04-10", None),
             ]
         )
+        db.flush()
+        chained = db.get(PermitClockRow, "PSA-3")
+        assert chained is not None
+        chained.clock = {
+            "met_date": "2027-01-10",
+            "next": [
+                {
+                    "rule": "ca_psa_decision",
+                    "status": "met_late",
+                    "met_date": "2027-03-10",
+                    "conservative_date": "2027-03-05",
+                    "next": [],
+                },
+                {"rule": "ca_haa_consistency", "status": "met", "met_date": "2027-02-01"},
+            ],
+        }
+        review = db.get(PermitClockRow, "AB-3")
+        assert review is not None
+        review.clock = {
+            "next": [
+                {
+                    "rule": "ca_post_entitlement_review",
+                    "status": "running",
+                    "conservative_date": "2027-04-10",
+                    "consequence": "deemed_approved",
+                }
+            ]
+        }
     yield engine
     engine.dispose()
 
@@ -199,19 +231,29 @@ def test_shot_clock_compliance_by_category_and_quarter(engine: Engine) -> None:
 
 def test_permit_clock_performance_counts_psa_and_ab_2234_only(engine: Engine) -> None:
     report = portfolio.build("permit-clock-performance", engine, PERIOD)
-    assert figures(report)["Clocks decided or lapsed"] == "3"
-    assert figures(report)["On time"] == "1 (33%)"
+    assert figures(report)["Clocks decided or lapsed"] == "5"
+    assert figures(report)["On time"] == "2 (40%)"
     laws = {r["clock"]: r["law"] for r in csv_rows(report)}
-    assert laws == {"PSA-1": "PSA", "PSA-2": "PSA", "AB-1": "AB 2234"}
+    assert laws == {
+        "PSA-1": "PSA",
+        "PSA-2": "PSA",
+        "PSA-3": "PSA",
+        "PSA-3 > ca_psa_decision": "PSA",  # chained inside PSA-3's row
+        "AB-1": "AB 2234",
+    }
     whole = {r[1]: r for r in report.tables[0].rows if r[0] == "whole period"}
-    assert whole["PSA"][2:] == (2, 1, 1, 0, "50%")
+    assert whole["PSA"][2:] == (4, 2, 2, 0, "50%")
     assert whole["AB 2234"][2:] == (1, 0, 0, 1, "0%")
 
 
 def test_clocks_lapsing_in_the_next_90_days(engine: Engine) -> None:
     report = portfolio.build("lapsing-90-days", engine, PERIOD)
     lines = csv_rows(report)
-    assert [(r["id"], r["days_left"]) for r in lines] == [("A-OPEN", "20"), ("AB-2", "40")]
+    assert [(r["id"], r["days_left"]) for r in lines] == [
+        ("A-OPEN", "20"),
+        ("AB-3 > ca_post_entitlement_review", "26"),  # chained after a met completeness
+        ("AB-2", "40"),
+    ]
     assert figures(report)["Within 14 days"] == "0"
 
 
