@@ -62,6 +62,8 @@ FILL = {
     "job_id": "nojob",
     "token_id": "1",
     "token": "no-such-token",
+    "report": "lapsing-90-days",
+    "subscription_id": "1",
 }
 # Routes that name none of a city's objects and need no check here, and why.
 EXEMPT = {

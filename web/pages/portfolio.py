@@ -43,42 +43,44 @@ def _kind(key: str) -> portfolio.ReportKind:
     return kind
 
 
-@router.get("/reports/all/{key}.{fmt}")
-def report_file(request: Request, key: str, fmt: str) -> Response:
+@router.get("/reports/all/{report}.{fmt}")
+def report_file(request: Request, report: str, fmt: str) -> Response:
+    key = report
     require(reader(request).principal, "read")
     kind = _kind(key)
     if fmt not in ("csv", "pdf"):
         raise HTTPException(404, "A report comes as a page, a .csv or a .pdf.")
-    report = kind.build(ctx_of(request).engine, period_of(request, key))
-    stem = re.sub(r"[^a-z0-9-]+", "-", f"{key}-{report.period_label}".lower()).strip("-")
+    built = kind.build(ctx_of(request).engine, period_of(request, key))
+    stem = re.sub(r"[^a-z0-9-]+", "-", f"{key}-{built.period_label}".lower()).strip("-")
     if fmt == "csv":
         return Response(
-            portfolio.to_csv(report),
+            portfolio.to_csv(built),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="{stem}.csv"'},
         )
     return Response(
-        portfolio.to_pdf(report),
+        portfolio.to_pdf(built),
         media_type="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{stem}.pdf"'},
     )
 
 
-@router.get("/reports/all/{key}", response_class=HTMLResponse)
-def report_page(request: Request, key: str) -> HTMLResponse:
+@router.get("/reports/all/{report}", response_class=HTMLResponse)
+def report_page(request: Request, report: str) -> HTMLResponse:
+    key = report
     session = staff_session(request)
     require(session.user.principal, "read")
     kind = _kind(key)
     period = period_of(request, key)
-    report = kind.build(ctx_of(request).engine, period)
+    built = kind.build(ctx_of(request).engine, period)
     query = request.url.query
     return render(
         request,
         "report_portfolio.html.j2",
         session=session,
         kind=kind,
-        report=report,
+        report=built,
         period=period,
-        body=portfolio.render_html(report, standalone=False),
+        body=portfolio.render_html(built, standalone=False),
         suffix=f"?{query}" if query else "",
     )

@@ -156,6 +156,8 @@ NOT_OBJECTS: dict[str, str] = {
     "milestone": "a milestone inside the project the route also names",
     "kind": "a report kind of the project the route also names",
     "fmt": "a file format",
+    "report": "a report across projects and clocks: its rows are the request's cities'",
+    "subscription_id": "a webhook subscription: administrators only (admin.webhooks)",
     "name": "an event or resolution name on the object the route also names",
     "department": "a department's queue: its rows are filtered by the request's cities",
     "job_id": "a resolution import is kept for the user who started it (owner-checked)",

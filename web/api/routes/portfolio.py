@@ -1,5 +1,5 @@
 """The reports across every project and clock as JSON: the cover's figures and every line
-(the CSV's columns and rows). The PDF and CSV files are at /reports/all/{key}.pdf|.csv,
+(the CSV's columns and rows). The PDF and CSV files are at /reports/all/{report}.pdf|.csv,
 which take the same bearer token."""
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ ReportKey = Literal[
 ]
 
 
-@router.get("/reports/{key}")
+@router.get("/reports/{report}")
 def cross_project_report(
     request: Request,
-    key: ReportKey,
+    report: ReportKey,
     start: str = Query("", alias="from", description="first day, YYYY-MM-DD"),
     end: str = Query("", alias="to", description="last day, YYYY-MM-DD"),
     year: str = Query("", description="the year of an annual report"),
@@ -37,7 +37,7 @@ def cross_project_report(
 ) -> dict[str, Any]:
     """A report across every project and clock: its figures and every line."""
     require_read(user)
-    kind = portfolio.kinds()[key]
+    kind = portfolio.kinds()[report]
     try:
         period = portfolio.Period.parse(
             portfolio.city_today(),
@@ -48,12 +48,12 @@ def cross_project_report(
         )
     except portfolio.BadPeriod as err:
         raise ActionFailed(str(err), 400) from None
-    report = kind.build(ctx_of(request).engine, period)
+    built = kind.build(ctx_of(request).engine, period)
     return {
-        "key": report.key,
-        "title": report.title,
-        "period": report.period_label,
-        "figures": [{"label": label, "value": value} for label, value in report.figures],
-        "columns": list(report.csv_columns),
-        "rows": [list(row) for row in report.csv_rows],
+        "key": built.key,
+        "title": built.title,
+        "period": built.period_label,
+        "figures": [{"label": label, "value": value} for label, value in built.figures],
+        "columns": list(built.csv_columns),
+        "rows": [list(row) for row in built.csv_rows],
     }
