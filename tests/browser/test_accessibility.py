@@ -16,6 +16,7 @@ from playwright.async_api import expect
 from reports import portfolio
 from tests.browser.accessibility import AXE, scrolls_sideways, violations
 from tests.browser.harness import ACTION_TIMEOUT_MS, DEMO_PASSWORD, RunningStack
+from tests.browser.measure import WIDTH
 from tests.browser.steps import APPLICANT, BIRCH_LANE, import_birch_lane, open_when_ready
 from tests.real_parts import missing
 
@@ -56,7 +57,7 @@ async def page(browser: Any, stack: RunningStack) -> AsyncIterator[Any]:
         pytest.skip(missing("axe-core", f"{AXE} is missing: run npm ci (scripts/test does)"))
     # The pages allow no injected script (CSP script-src 'self'): axe is the test's own.
     context = await browser.new_context(
-        base_url=stack.base_url, viewport={"width": 1280, "height": 900}, bypass_csp=True
+        base_url=stack.base_url, viewport={"width": WIDTH, "height": 900}, bypass_csp=True
     )
     context.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
