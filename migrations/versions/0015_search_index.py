@@ -1,7 +1,7 @@
 """search across projects, condition text, clocks and people; a condition's reviewer
 
 Revision ID: 0015
-Revises: 0017
+Revises: 0012
 
 conditions.reviewer_email: the reviewer assigned to a condition ("" for its department's).
 webhook_subscriptions, webhook_deliveries, webhook_cursors: signed outbound webhooks on
@@ -22,7 +22,7 @@ from alembic import op
 from models.search import SEARCHED
 
 revision: str = "0015"
-down_revision: str | None = "0017"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
