@@ -93,6 +93,6 @@ async def test_the_api_explorer_renders_openapi_3_1_offline(journey: Journey) ->
     await expect(page.get_by_text("Unable to render this definition")).to_have_count(0)
     await journey.shot("api explorer")
     # Open one operation: its error responses carry the Error schema.
-    await page.locator(".opblock-summary-path", has_text="/api/v1/reports/{key}").first.click()
+    await page.locator(".opblock-summary-path", has_text="/api/v1/reports/{report}").first.click()
     await expect(page.locator(".responses-table").first).to_contain_text("422")
     assert all(u.startswith(journey.stack.base_url) for u in requested), requested
