@@ -153,6 +153,8 @@ class ConditionState:
     resolution_reason: str = ""
     evidence: list[Evidence] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    # The owner the project manager chose; '' until then: the department's reviewer owns it.
+    owner_email: str = ""
 
 
 @dataclass
@@ -246,6 +248,19 @@ class ResolveInput:
     actor: Actor
     resolution: str  # waived | not_applicable | satisfied_by_alternative
     reason: str
+
+
+@dataclass
+class ReassignConditionInput:
+    """Hand a condition to another owner. The action layer reads the person's account
+    (active, role, department) so the workflow's validator can refuse, deterministically,
+    someone who cannot log in or cannot review the condition."""
+
+    number: str
+    actor: Actor
+    owner: Actor  # the new owner's account (e-mail, role, department) as the action found it
+    owner_active: bool
+    reason: str = ""
 
 
 @dataclass

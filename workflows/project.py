@@ -44,6 +44,7 @@ with workflow.unsafe.imports_passed_through():
         ProjectInput,
         ProjectNoticeRequest,
         ProjectRecord,
+        ReassignConditionInput,
         ResolveInput,
         ReviewInput,
         SignOffInput,
@@ -471,6 +472,28 @@ class ProjectWorkflow:
             input.number,
             input.actor,
             input.reason,
+        )
+
+    @workflow.update
+    async def reassign_condition(self, input: ReassignConditionInput) -> ActionResult:
+        """A new owner: the condition is in their inbox, named as theirs."""
+        c = self._by_number[input.number]
+        before, c.owner_email = c.owner_email, input.owner.email
+        details = {"from": before, "to": input.owner.email}
+        self._log(input.actor, "reassigned", c.spec.number, input.reason, details)
+        return self._changed(c)
+
+    @reassign_condition.validator
+    def _validate_reassign_condition(self, input: ReassignConditionInput) -> None:
+        c = self._by_number.get(input.number)
+        self._refuse(
+            lifecycle.check_reassign,
+            c,
+            input.number,
+            input.actor,
+            input.owner,
+            input.owner_active,
+            c.owner_email if c else "",
         )
 
     def _check_date(self, value: str, field: str) -> None:

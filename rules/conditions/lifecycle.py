@@ -217,6 +217,33 @@ def check_trigger(condition: ConditionState | None, number: str, actor: Actor, r
         raise ActionRefused("say what triggered the condition (reason)")
 
 
+def check_reassign(
+    condition: ConditionState | None,
+    number: str,
+    actor: Actor,
+    owner: Actor,
+    owner_active: bool,
+    current_owner: str,
+) -> None:
+    """The project manager (or an administrator) hands a condition to someone who can log
+    in and review it: the responsible department's reviewer, or an administrator."""
+    c = _require(condition, number)
+    if actor.role not in ("project_manager", "admin"):
+        raise ActionRefused(f"a {actor.role} cannot reassign a condition")
+    if not owner_active:
+        raise ActionRefused(f"{owner.email or '(empty)'} is not a user who can log in")
+    if not (
+        owner.role == "admin"
+        or (owner.role == "department_reviewer" and owner.department == c.department_key)
+    ):
+        dept = DEPARTMENTS.get(c.department_key, c.department_key)
+        raise ActionRefused(
+            f"{owner.email} cannot review condition #{number}: it is cleared by {dept}"
+        )
+    if owner.email == current_owner:
+        raise ActionRefused(f"condition #{number} is already with {owner.email}")
+
+
 def check_sign_off(
     conditions: Sequence[ConditionState],
     milestone: str,
