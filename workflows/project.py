@@ -757,6 +757,7 @@ class ProjectWorkflow:
                 "printed_department": c.spec.department,
                 "triggered": c.triggered,
                 "related": list(c.spec.related),
+                "owner_email": c.owner_email,
             }
             for c in self._conditions
         ]
