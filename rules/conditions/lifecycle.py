@@ -230,6 +230,8 @@ def check_reassign(
     c = _require(condition, number)
     if actor.role not in ("project_manager", "admin"):
         raise ActionRefused(f"a {actor.role} cannot reassign a condition")
+    if c.status in RESOLVED_STATUSES:
+        raise ActionRefused(f"condition #{number} is {c.status}: there is nothing left to own")
     if not owner_active:
         raise ActionRefused(f"{owner.email or '(empty)'} is not a user who can log in")
     if not (

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from temporalio.worker import Replayer
 
-from models.conditions import Actor, ReassignConditionInput
+from models.conditions import Actor, ReassignConditionInput, ReviewInput, SubmitEvidenceInput
 from tests.workflows.test_project_workflow import (  # noqa: F401 (the fixture)
+    APPLICANT,
     ENGINEERING_REVIEWER,
     PLANNING_REVIEWER,
     PM,
@@ -54,6 +55,16 @@ async def test_a_condition_is_handed_on_audited_and_replays(harness: Harness) ->
     assert [(a.actor, a.reason, a.details) for a in audit] == [
         ("pm@city.test", "on leave", {"from": "", "to": "eng2@city.test"})
     ]
+    # A resolved condition has nothing left to own.
+    await handle.execute_update(
+        ProjectWorkflow.submit_evidence, SubmitEvidenceInput("2", APPLICANT, "report")
+    )
+    await handle.execute_update(
+        ProjectWorkflow.review_condition, ReviewInput("2", ENGINEERING_REVIEWER, "cleared")
+    )
+    assert "condition #2 is cleared: there is nothing left to own" in await refused(
+        handle, update, handing("2", PM, COLLEAGUE)
+    )
     # The history with the new update replays deterministically.
     replayer = Replayer(workflows=[ProjectWorkflow], workflow_runner=WORKFLOW_RUNNER)
     await replayer.replay_workflow(await handle.fetch_history())
