@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from actions.condition_requests import AssignReviewer, CorrectCondition, ResolveCondition
+from actions.condition_requests import CorrectCondition, ReassignCondition, ResolveCondition
 from actions.conditions import ConditionActions
 from actions.errors import ActionFailed, bad
 from actions.project_requests import SendDigest
@@ -96,18 +96,27 @@ class BulkActions:
         for item in chosen:
             try:
                 if action == "assign":
-                    request: Any = AssignReviewer(
-                        project_id=item.project_id,
-                        number=item.number,
-                        reviewer=reviewer,
-                        reason=reason,
+                    # The same action as one condition's owner form: the workflow's
+                    # validator judges the person's account for each condition.
+                    result = await self.conditions.reassign(
+                        who,
+                        ReassignCondition(
+                            project_id=item.project_id,
+                            number=item.number,
+                            email=reviewer,
+                            reason=reason,
+                        ),
                     )
-                    done = f"assigned to {reviewer}" if reviewer else "back to its department"
-                elif action == "route":
+                    if result.ok:
+                        outcome.done.append((item.ref, f"handed to {reviewer}"))
+                    else:
+                        outcome.refused.append((item.ref, result.message))
+                    continue
+                if action == "route":
                     department = str(fields.get("department") or "").strip()
                     if not department:
                         raise bad("department: choose the department to route them to")
-                    request = CorrectCondition(
+                    request: Any = CorrectCondition(
                         project_id=item.project_id,
                         number=item.number,
                         reason=reason,
@@ -136,11 +145,11 @@ class BulkActions:
         return outcome
 
     def _reviewer(self, email: str) -> str:
-        """An active department reviewer's (or administrator's) address, or "" to hand the
-        conditions back to their departments' reviewers."""
+        """An active department reviewer's (or administrator's) address: the owner the
+        selected conditions are handed to."""
         email = email.strip().lower()
         if not email:
-            return ""
+            raise bad("reviewer: whom to hand the conditions to")
         with self.conditions.sessions() as session:
             user = session.scalar(select(User).where(User.email == email))
         if user is None or not user.active:

@@ -1,5 +1,5 @@
-"""A condition's requests: submit evidence, review, resolve, trigger, correct, assign a
-reviewer. Each is an
+"""A condition's requests: submit evidence, review, resolve, trigger, correct, reassign.
+Each is an
 update of its project's workflow (a ProjectRequest), validated when made; the actions are
 in actions/conditions.py.
 """
@@ -15,8 +15,8 @@ from actions.fields import check_date, text_of
 from actions.project_requests import ProjectRequest
 from models.conditions import (
     Actor,
-    AssignReviewerInput,
     CorrectionInput,
+    ReassignConditionInput,
     ResolveInput,
     ReviewInput,
     SubmitEvidenceInput,
@@ -121,20 +121,28 @@ class CorrectCondition(ProjectRequest):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AssignReviewer(ProjectRequest):
-    """Assign or reassign the reviewer of a condition ("": back to its department's)."""
+class ReassignCondition(ProjectRequest):
+    """Hand a condition to another owner. actions.conditions.reassign fills in the
+    person's account as it stands (`owner_*`), which the workflow's validator judges."""
 
-    permission: ClassVar[str] = "condition.assign_reviewer"
-    update: ClassVar[str] = "assign_reviewer"
+    permission: ClassVar[str] = "condition.reassign"
+    update: ClassVar[str] = "reassign_condition"
     number: str
-    reviewer: str
-    reason: str
+    email: str
+    reason: str = ""
+    owner_role: str = ""
+    owner_department: str = ""
+    owner_active: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "reviewer", text_of(self.reviewer).lower())
+        object.__setattr__(self, "email", text_of(self.email))
+        object.__setattr__(self, "reason", text_of(self.reason))
+        if not self.email:
+            raise bad("email: whom to hand the condition to")
 
     def payload(self, actor: Actor) -> Any:
-        return AssignReviewerInput(self.number, actor, self.reviewer, text_of(self.reason))
+        owner = Actor(self.email, self.owner_role, self.owner_department)
+        return ReassignConditionInput(self.number, actor, owner, self.owner_active, self.reason)
 
 
 def condition_request(
@@ -174,5 +182,9 @@ def condition_request(
             gates=fields.get("gates"),
             kind=fields.get("kind"),
             department_key=fields.get("department_key"),
+        )
+    if action == "condition.reassign":
+        return ReassignCondition(
+            project_id=project_id, number=number, email=text("email"), reason=text("reason")
         )
     raise ActionFailed(f"there is no action {action!r}", 404)

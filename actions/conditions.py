@@ -1,5 +1,5 @@
 """A condition's actions (`actions.conditions`): submit evidence (with or without a
-stored file), review, resolve, trigger, correct. Each request (actions/
+stored file), review, resolve, trigger, correct, reassign. Each request (actions/
 condition_requests.py) names the update of the condition's ProjectWorkflow that records
 it; `act` sends it (actions.projects.send_update) and waits for the read model."""
 
@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from actions.condition_requests import (
+    ReassignCondition,
     ResolveCondition,
     SubmitEvidence,
     condition_request,
@@ -23,7 +24,7 @@ from actions.projects import send_update
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.conditions import ActionResult
-from models.schema import ConditionRow, EvidenceFile
+from models.schema import ConditionRow, EvidenceFile, User
 from rules.access import RESOLUTION_ACTIONS, Principal, require
 
 
@@ -50,7 +51,39 @@ class ConditionActions:
             require(who, RESOLUTION_ACTIONS[resolution])
         else:
             require(who, action)
-        return await self.act(who, condition_request(action, project_id, number, fields))
+        request = condition_request(action, project_id, number, fields)
+        if isinstance(request, ReassignCondition):
+            return await self.reassign(who, request)
+        return await self.act(who, request)
+
+    async def reassign(self, who: Principal, request: ReassignCondition) -> ActionResult:
+        """Hand the condition to another owner: the account as it stands goes with the
+        update, whose validator refuses someone who cannot log in or cannot review it;
+        answer once the read model (the page, the inboxes) has the new owner."""
+        require(who, request.permission)
+        with self.sessions() as session:
+            user = session.scalar(select(User).where(User.email == request.email))
+        if user is not None:
+            request = replace(
+                request,
+                owner_role=user.role,
+                owner_department=user.department or "",
+                owner_active=bool(user.active),
+            )
+        result = await send_update(self.gateway, who, request)
+        await wait_for(
+            lambda: self._owner_is(request.project_id, request.number, request.email), timeout=10
+        )
+        return result
+
+    def _owner_is(self, project_id: str, number: str, email: str) -> bool:
+        with self.sessions() as session:
+            owner = session.scalar(
+                select(ConditionRow.owner_email).where(
+                    ConditionRow.project_id == project_id, ConditionRow.number == number
+                )
+            )
+        return owner == email
 
     # -- acting -----------------------------------------------------------------------------
 

@@ -164,7 +164,7 @@ def condition_row(project_id: str, position: int, c: Any) -> dict[str, Any]:
         "confidence": spec.confidence,
         "department_source": spec.department_source,
         "parse_evidence": dict(spec.evidence),
-        "reviewer_email": getattr(c, "reviewer", ""),
+        "owner_email": c.owner_email or None,
     }
 
 

@@ -452,6 +452,18 @@ def trigger(
     _act(project_id, f"/conditions/{quote(number, safe='')}/trigger", {"reason": reason})
 
 
+@project_app.command("reassign")
+def reassign(
+    project_id: Annotated[str, typer.Argument()],
+    number: Annotated[str, typer.Argument(help="Condition number")],
+    email: Annotated[str, typer.Option(help="The new owner: a reviewer who can log in")],
+    reason: Annotated[str, typer.Option(help="Why (kept in the audit log)")] = "",
+) -> None:
+    """Hand a condition to another owner (the project manager)."""
+    body = {"email": email, "reason": reason}
+    _act(project_id, f"/conditions/{quote(number, safe='')}/owner", body)
+
+
 @project_app.command("plan")
 def plan(
     project_id: Annotated[str, typer.Argument()],

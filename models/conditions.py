@@ -153,9 +153,8 @@ class ConditionState:
     resolution_reason: str = ""
     evidence: list[Evidence] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
-    # The reviewer assigned to this condition ("": its department's reviewer). Added with
-    # a default: histories and payloads from before it decode as unassigned.
-    reviewer: str = ""
+    # The owner the project manager chose; '' until then: the department's reviewer owns it.
+    owner_email: str = ""
 
 
 @dataclass
@@ -252,6 +251,19 @@ class ResolveInput:
 
 
 @dataclass
+class ReassignConditionInput:
+    """Hand a condition to another owner. The action layer reads the person's account
+    (active, role, department) so the workflow's validator can refuse, deterministically,
+    someone who cannot log in or cannot review the condition."""
+
+    number: str
+    actor: Actor
+    owner: Actor  # the new owner's account (e-mail, role, department) as the action found it
+    owner_active: bool
+    reason: str = ""
+
+
+@dataclass
 class TriggerInput:
     number: str
     actor: Actor
@@ -272,17 +284,6 @@ class PlannedDatesInput:
 class SignOffInput:
     milestone: str
     actor: Actor
-
-
-@dataclass
-class AssignReviewerInput:
-    """Assign (or reassign) the reviewer of one condition; "" hands it back to its
-    department's reviewer. The reason is recorded in the audit trail."""
-
-    number: str
-    actor: Actor
-    reviewer: str
-    reason: str
 
 
 @dataclass

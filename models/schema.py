@@ -185,8 +185,8 @@ class ConditionRow(Base):
     confidence: Mapped[str | None] = mapped_column(String(10), nullable=True)
     department_source: Mapped[str | None] = mapped_column(String(10), nullable=True)
     parse_evidence: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    # The reviewer assigned to it (migration 0015); "" means its department's reviewer.
-    reviewer_email: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # The owner the project manager chose (NULL: the department's reviewer owns it).
+    owner_email: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class AuditRow(Base):

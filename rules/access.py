@@ -58,7 +58,8 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "condition.satisfied_by_alternative": RESOLUTION_ROLES[SATISFIED_BY_ALTERNATIVE],
     "condition.trigger": ("project_manager", "department_reviewer", "planning_manager", "admin"),
     "condition.correct": ("project_manager", "planning_manager", "admin"),
-    "condition.assign_reviewer": ("project_manager", "planning_manager", "admin"),
+    # Handing a condition to another owner who can log in and review it.
+    "condition.reassign": ("project_manager", "admin"),
     "project.plan": ("project_manager", "engineering", "admin"),
     "project.sign_off": ("engineering", "admin"),
     "project.digest": ("project_manager", "planning_manager", "admin"),
@@ -147,7 +148,7 @@ _DESCRIPTIONS = {
     "condition.satisfied_by_alternative": "mark a condition satisfied by an alternative",
     "condition.trigger": "trigger a condition",
     "condition.correct": "correct a condition",
-    "condition.assign_reviewer": "assign a condition's reviewer",
+    "condition.reassign": "hand a condition to another owner",
     "project.plan": "set a project's planned dates",
     "project.sign_off": "sign off a milestone",
     "project.digest": "send the applicant's digest",

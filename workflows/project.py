@@ -31,7 +31,6 @@ with workflow.unsafe.imports_passed_through():
         SUBMITTED,
         ActionResult,
         Actor,
-        AssignReviewerInput,
         AuditEvent,
         Comment,
         ConditionState,
@@ -45,6 +44,7 @@ with workflow.unsafe.imports_passed_through():
         ProjectInput,
         ProjectNoticeRequest,
         ProjectRecord,
+        ReassignConditionInput,
         ResolveInput,
         ReviewInput,
         SignOffInput,
@@ -406,30 +406,6 @@ class ProjectWorkflow:
             input.comment,
         )
 
-    @workflow.update
-    async def assign_reviewer(self, input: AssignReviewerInput) -> ActionResult:
-        c = self._by_number[input.number]
-        before = c.reviewer
-        c.reviewer = input.reviewer
-        self._log(
-            input.actor,
-            "reviewer_assigned",
-            c.spec.number,
-            reason=input.reason,
-            details={"from": before, "to": input.reviewer},
-        )
-        return self._changed(c)
-
-    @assign_reviewer.validator
-    def _validate_assignment(self, input: AssignReviewerInput) -> None:
-        self._refuse(
-            lifecycle.check_assignment,
-            self._by_number.get(input.number),
-            input.number,
-            input.reviewer,
-            input.reason,
-        )
-
     def _resolve_related(self, c: ConditionState, status: str, actor: Actor, reason: str) -> None:
         """Duplicates (e.g. the same mitigation measure listed twice) clear together."""
         for number in c.spec.related:
@@ -496,6 +472,28 @@ class ProjectWorkflow:
             input.number,
             input.actor,
             input.reason,
+        )
+
+    @workflow.update
+    async def reassign_condition(self, input: ReassignConditionInput) -> ActionResult:
+        """A new owner: the condition is in their inbox, named as theirs."""
+        c = self._by_number[input.number]
+        before, c.owner_email = c.owner_email, input.owner.email
+        details = {"from": before, "to": input.owner.email}
+        self._log(input.actor, "reassigned", c.spec.number, input.reason, details)
+        return self._changed(c)
+
+    @reassign_condition.validator
+    def _validate_reassign_condition(self, input: ReassignConditionInput) -> None:
+        c = self._by_number.get(input.number)
+        self._refuse(
+            lifecycle.check_reassign,
+            c,
+            input.number,
+            input.actor,
+            input.owner,
+            input.owner_active,
+            c.owner_email if c else "",
         )
 
     def _check_date(self, value: str, field: str) -> None:
@@ -759,6 +757,7 @@ class ProjectWorkflow:
                 "printed_department": c.spec.department,
                 "triggered": c.triggered,
                 "related": list(c.spec.related),
+                "owner_email": c.owner_email,
             }
             for c in self._conditions
         ]

@@ -1,9 +1,8 @@
-"""search across projects, condition text, clocks and people; a condition's reviewer
+"""search across projects, condition text, clocks and people; outbound webhooks
 
 Revision ID: 0015
 Revises: 0012
 
-conditions.reviewer_email: the reviewer assigned to a condition ("" for its department's).
 webhook_subscriptions, webhook_deliveries, webhook_cursors: signed outbound webhooks on
 deadline events (activities/webhooks.py).
 
@@ -104,14 +103,6 @@ def _webhook_tables() -> None:
 
 def upgrade() -> None:
     _webhook_tables()
-    have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("conditions")}
-    if "reviewer_email" not in have:
-        with op.batch_alter_table("conditions") as batch:
-            batch.add_column(
-                sa.Column(
-                    "reviewer_email", sa.String(length=200), nullable=False, server_default=""
-                )
-            )
     if op.get_bind().dialect.name == "postgresql":
         for s in SEARCHED:
             op.execute(
@@ -131,8 +122,6 @@ def downgrade() -> None:
             for suffix in ("ai", "ad", "au"):
                 op.execute(f"DROP TRIGGER IF EXISTS {s.fts_table}_{suffix}")
             op.execute(f"DROP TABLE IF EXISTS {s.fts_table}")
-    with op.batch_alter_table("conditions") as batch:
-        batch.drop_column("reviewer_email")
     op.drop_table("webhook_cursors")
     op.drop_table("webhook_deliveries")
     op.drop_table("webhook_subscriptions")

@@ -217,6 +217,35 @@ def check_trigger(condition: ConditionState | None, number: str, actor: Actor, r
         raise ActionRefused("say what triggered the condition (reason)")
 
 
+def check_reassign(
+    condition: ConditionState | None,
+    number: str,
+    actor: Actor,
+    owner: Actor,
+    owner_active: bool,
+    current_owner: str,
+) -> None:
+    """The project manager (or an administrator) hands a condition to someone who can log
+    in and review it: the responsible department's reviewer, or an administrator."""
+    c = _require(condition, number)
+    if actor.role not in ("project_manager", "admin"):
+        raise ActionRefused(f"a {actor.role} cannot reassign a condition")
+    if c.status in RESOLVED_STATUSES:
+        raise ActionRefused(f"condition #{number} is {c.status}: there is nothing left to own")
+    if not owner_active:
+        raise ActionRefused(f"{owner.email or '(empty)'} is not a user who can log in")
+    if not (
+        owner.role == "admin"
+        or (owner.role == "department_reviewer" and owner.department == c.department_key)
+    ):
+        dept = DEPARTMENTS.get(c.department_key, c.department_key)
+        raise ActionRefused(
+            f"{owner.email} cannot review condition #{number}: it is cleared by {dept}"
+        )
+    if owner.email == current_owner:
+        raise ActionRefused(f"condition #{number} is already with {owner.email}")
+
+
 def check_sign_off(
     conditions: Sequence[ConditionState],
     milestone: str,
@@ -263,27 +292,6 @@ def check_import(
         )
     if len(set(numbers)) != len(numbers):
         raise ActionRefused("the resolution gives two conditions the same number")
-
-
-def check_assignment(
-    condition: ConditionState | None, number: str, reviewer: str, reason: str
-) -> None:
-    """Assigning a reviewer: to an open condition (a resolved one has nothing left to
-    review), an e-mail address or "" (back to the department's reviewer), with a reason.
-    Who may assign, and whether the address is a reviewer's, the action layer checks."""
-    found = _require(condition, number)
-    if found.status in RESOLVED_STATUSES:
-        raise ActionRefused(
-            f"condition {number} is {found.status.replace('_', ' ')}: nothing left to review"
-        )
-    if reviewer and "@" not in reviewer:
-        raise ActionRefused(f"reviewer: {reviewer!r} is not an e-mail address")
-    if reviewer == found.reviewer:
-        raise ActionRefused(
-            f"condition {number} is already assigned to {reviewer or 'its department'}"
-        )
-    if not reason.strip():
-        raise ActionRefused("an assignment needs a reason (it is kept in the audit log)")
 
 
 def check_correction(

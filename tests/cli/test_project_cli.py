@@ -285,6 +285,20 @@ def test_import_cotati_village_and_drive_it_through_the_cli(stack: Stack) -> Non
     after = json.loads(stack.ok("project", "blockers", pid, "grading_permit", "--json").stdout)
     assert number not in [c["number"] for c in after]
 
+    # The project manager hands a condition to another owner who can review it; someone
+    # who cannot log in is refused in one line.
+    handed = numbers[-1]
+    refused(
+        stack.as_(PM).run("project", "reassign", pid, handed, "--email", "nobody@x.example"),
+        "nobody@x.example is not a user who can log in",
+    )
+    owner = reviewer_email(conditions[handed]["department"])
+    stack.as_(PM).ok("project", "reassign", pid, handed, "--email", owner, "--reason", "on leave")
+    assert [
+        (e["action"], e["reason"]) for e in audit_events(stack, pid)
+        if e["condition_number"] == handed and e["action"] == "reassigned"
+    ] == [("reassigned", "on leave")]  # fmt: skip
+
     # A waiver needs the planning manager: the project manager's token is refused before
     # the workflow is asked; a correction is audited with its reason.
     waive = numbers[1]

@@ -33,7 +33,7 @@ EXPECTED = {
     "condition.satisfied_by_alternative": {"planning_manager", "department_reviewer", "admin"},
     "condition.trigger": {"project_manager", "department_reviewer", "planning_manager", "admin"},
     "condition.correct": {"project_manager", "planning_manager", "admin"},
-    "condition.assign_reviewer": {"project_manager", "planning_manager", "admin"},
+    "condition.reassign": {"project_manager", "admin"},
     "project.plan": {"project_manager", "engineering", "admin"},
     "project.sign_off": {"engineering", "admin"},
     "project.digest": {"project_manager", "planning_manager", "admin"},
@@ -96,7 +96,13 @@ def _role_refused(check, *args) -> bool:  # type: ignore[no-untyped-def]
         text = str(refused)
         return any(
             phrase in text
-            for phrase in ("cannot submit", "is not its reviewer", "only ", "cannot trigger")
+            for phrase in (
+                "cannot submit",
+                "is not its reviewer",
+                "only ",
+                "cannot trigger",
+                "cannot reassign",
+            )
         )
     return False
 
@@ -134,6 +140,15 @@ def test_the_table_agrees_with_the_lifecycle_rules(role: str) -> None:
             "why",
         ),
         "condition.trigger": (lifecycle.check_trigger, _condition("open"), "1", actor, "found"),
+        "condition.reassign": (
+            lifecycle.check_reassign,
+            _condition(),
+            "1",
+            actor,
+            Actor("r@city.example", "department_reviewer", "engineering"),
+            True,
+            "",
+        ),
     }
     for action, (check, *args) in cases.items():
         refused = _role_refused(check, *args)

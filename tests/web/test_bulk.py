@@ -117,6 +117,13 @@ def test_assign_and_reassign_a_reviewer(
 ) -> None:
     project_id = stack.new_project("ASSIGN")
     selection = [f"{project_id}:1", f"{project_id}:2"]
+    # An owner must be able to review the condition: both go to engineering first.
+    routed = browser.api(
+        PM, "POST", "/api/v1/conditions/bulk",
+        {"action": "route", "selection": selection, "department": "engineering",
+         "reason": "Engineering reviews both"},
+    )  # fmt: skip
+    assert len(routed.json()["done"]) == 2, routed.text
     assigned = browser.api(
         PM,
         "POST",
@@ -125,16 +132,16 @@ def test_assign_and_reassign_a_reviewer(
             "action": "assign",
             "selection": selection,
             "reviewer": "publicworks@cotati.example",
-            "reason": "Public works takes both while planning is short-staffed",
+            "reason": "The public works engineer takes both while engineering is short-staffed",
         },
     )
     assert assigned.status_code == 200, assigned.text
     assert len(assigned.json()["done"]) == 2
-    entries = _audited(web_settings, project_id, "reviewer_assigned", 2)
+    entries = _audited(web_settings, project_id, "reassigned", 2)
     assert {e.details["to"] for e in entries} == {"publicworks@cotati.example"}
     deadline = time.monotonic() + 30
     while _reviewer(web_settings, project_id, "2") != "publicworks@cotati.example":
-        assert time.monotonic() < deadline, "the read model never showed the reviewer"
+        assert time.monotonic() < deadline, "the read model never showed the owner"
         time.sleep(0.2)
     page = browser.as_(PM).get(f"/projects/{project_id}/bulk").text
     assert "publicworks@cotati.example" in page
@@ -145,7 +152,7 @@ def test_assign_and_reassign_a_reviewer(
          "reviewer": "publicworks@cotati.example", "reason": "again"},
     )  # fmt: skip
     assert again.json()["refused"][0]["reason"].endswith(
-        "already assigned to publicworks@cotati.example"
+        "is already with publicworks@cotati.example"
     )
     wrong = browser.api(
         PM, "POST", "/api/v1/conditions/bulk",
@@ -158,7 +165,7 @@ def _reviewer(settings: Settings, project_id: str, number: str) -> str:
     with session_factory(make_engine(settings.database_url))() as db:
         return str(
             db.scalar(
-                select(ConditionRow.reviewer_email).where(
+                select(ConditionRow.owner_email).where(
                     ConditionRow.project_id == project_id, ConditionRow.number == number
                 )
             )

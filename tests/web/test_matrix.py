@@ -168,6 +168,7 @@ GUARDS: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/projects/{project_id}/conditions/{number}/resolve"): "condition.resolve",
     ("POST", "/api/v1/projects/{project_id}/conditions/{number}/trigger"): "condition.trigger",
     ("POST", "/api/v1/projects/{project_id}/conditions/{number}/correct"): "condition.correct",
+    ("POST", "/api/v1/projects/{project_id}/conditions/{number}/owner"): "condition.reassign",
     ("POST", "/api/v1/projects/{project_id}/milestones/{milestone}/sign-off"): ("project.sign_off"),
     ("POST", "/api/v1/projects/{project_id}/plan"): "project.plan",
     ("POST", "/api/v1/projects/{project_id}/digest"): "project.digest",
@@ -326,6 +327,11 @@ def api_calls(t: dict[str, str]) -> dict[str, tuple[str, str, Any]]:
             f"{pid}/conditions/3/correct",
             {"reason": "r", "kind": "advisory"},
         ),
+        "condition.reassign": (
+            "POST",
+            f"{pid}/conditions/1/owner",
+            {"email": "publicworks@cotati.example"},
+        ),
         "project.plan": ("POST", f"{pid}/plan", {"grading_start": later}),
         "project.digest": ("POST", f"{pid}/digest", {}),
         "project.digest_pause": ("POST", f"{pid}/digest-pause", {"paused": True, "reason": "r"}),
@@ -417,6 +423,7 @@ PAGE_POSTS = {
     "condition.review": "/projects/{project}/conditions/1/review",
     "condition.trigger": "/projects/{project}/conditions/4/trigger",
     "condition.correct": "/projects/{project}/conditions/3/correct",
+    "condition.reassign": "/projects/{project}/conditions/1/owner",
     "project.sign_off": "/projects/{project}/milestones/grading_permit/sign-off",
     "project.plan": "/projects/{project}/plan",
     "project.digest": "/projects/{project}/digest",
@@ -465,3 +472,5 @@ def test_pages_show_only_the_forms_a_role_may_use(
     )
     calendar = client.get("/admin/calendar").text
     assert ('data-testid="closure-submit"' in calendar) == allowed(role, "admin.calendar")
+    condition = client.get(f"/projects/{targets['project']}/conditions/1").text
+    assert ('data-testid="owner-submit"' in condition) == allowed(role, "condition.reassign")

@@ -62,3 +62,68 @@ def test_a_named_reviewer_without_an_account_is_not_the_owner(stack: Stackish) -
         )
         assert condition_owner(s, "", "no_such_department") == ""
     engine.dispose()
+
+
+def test_the_project_manager_hands_a_condition_to_another_reviewer(
+    browser: Browser, stack: Stackish
+) -> None:
+    pid = stack.new_project("CRE")
+    page_url = f"/projects/{pid}/conditions/1"
+    # A reviewer may not hand it on (only the project manager or an administrator).
+    refused = browser.api(
+        "publicworks@cotati.example",
+        "POST",
+        f"/api/v1/projects/{pid}/conditions/1/owner",
+        {"email": "publicworks@cotati.example"},
+    )
+    assert refused.status_code == 403
+    client = browser.as_(PM)
+    page = client.get(page_url).text
+    assert 'data-testid="owner-submit"' in page
+    token = csrf_of(page)
+    # Someone of another department cannot review it: refused in one line, nothing kept.
+    wrong = client.post(
+        f"{page_url}/owner", data={"csrf_token": token, "email": "planning@cotati.example"}
+    )
+    assert wrong.status_code == 409, wrong.text
+    assert "planning@cotati.example cannot review condition #1" in wrong.text
+    done = client.post(
+        f"{page_url}/owner",
+        data={"csrf_token": token, "email": "publicworks@cotati.example", "reason": "on leave"},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303, done.text
+    page = client.get(page_url).text
+    assert 'data-testid="condition-owner" data-email="publicworks@cotati.example"' in page
+    assert "chosen by the project manager" in page
+    assert "→ publicworks@cotati.example" in page and "on leave" in page  # the history
+    # Evidence arrives: the owner's inbox names it as theirs; a colleague of the
+    # department still has it in the department's queue, with its owner named.
+    browser.api(PM, "POST", f"/api/v1/projects/{pid}/conditions/1/evidence", {"description": "d"})
+    title = f"{pid} condition #1"
+    mine = browser.api("publicworks@cotati.example", "GET", "/api/v1/inbox").json()["items"]
+    item = next(i for i in mine if i["title"] == title)
+    assert (item["owner"], item["badge"].startswith("yours")) == (
+        "publicworks@cotati.example",
+        True,
+    )
+    theirs = browser.api("engineering@cotati.example", "GET", "/api/v1/inbox").json()["items"]
+    item = next(i for i in theirs if i["title"] == title)
+    assert "Owner: publicworks@cotati.example." in item["why"]
+    assert not item["badge"].startswith("yours")
+
+
+def test_a_condition_is_handed_on_through_the_api(browser: Browser, stack: Stackish) -> None:
+    pid = stack.new_project("CRA")
+    path = f"/api/v1/projects/{pid}/conditions/1/owner"
+    nobody = browser.api(PM, "POST", path, {"email": "nobody@x.example"})
+    assert nobody.status_code == 409
+    assert "nobody@x.example is not a user who can log in" in nobody.json()["error"]
+    done = browser.api(PM, "POST", path, {"email": "admin@cotati.example", "reason": "escalated"})
+    assert done.status_code == 200, done.text
+    again = browser.api(PM, "POST", path, {"email": "admin@cotati.example"})
+    assert again.status_code == 409
+    assert "already with admin@cotati.example" in again.json()["error"]
+    shown = browser.api(PM, "GET", f"/api/v1/projects/{pid}/conditions/1").json()
+    assert shown["owner_email"] == "admin@cotati.example"
+    assert any(h["action"] == "reassigned" and h["reason"] == "escalated" for h in shown["history"])

@@ -38,6 +38,8 @@ def condition_json(c: Any) -> dict[str, Any]:
         "triggered": c.triggered,
         "evidence": c.evidence,
         "comments": c.comments,
+        # The owner the project manager chose; null: the department's reviewer owns it.
+        "owner_email": c.owner_email,
     }
 
 

@@ -31,6 +31,7 @@ CONDITION_ACTIONS = {
     "resolve": "condition.resolve",
     "trigger": "condition.trigger",
     "correct": "condition.correct",
+    "owner": "condition.reassign",
 }
 STATUS_FILTERS = (
     "open",
@@ -134,16 +135,20 @@ def _condition_context(
         time_limit_clocks = [
             c for c in readmodel.project_clocks(db, project_id) if c.condition_number == number
         ]
-        # The owner: the reviewer the city's data names for the department that clears it.
+        # The owner: the one the project manager chose, else the reviewer the city's data
+        # names for the department that clears it.
         try:
             named = ctx.actions.city(project.jurisdiction).departments.get(
                 row.department_key, ("", "")
             )[0]
         except ActionFailed:
             named = ""
-        owner = readmodel.condition_owner(db, named, row.department_key)
+        owner = row.owner_email or readmodel.condition_owner(db, named, row.department_key)
+        owner_choices = readmodel.condition_owner_choices(db, row.department_key)
     return {
         "owner": owner,
+        "owner_chosen": bool(row.owner_email),
+        "owner_choices": owner_choices,
         "jurisdiction_key": project.jurisdiction,
         "time_limit_clocks": time_limit_clocks,
         "project": project,
@@ -231,6 +236,8 @@ def _done(name: str, fields: dict[str, Any]) -> str:
         return "marked " + str(fields.get("resolution", "")).replace("_", " ")
     if name == "trigger":
         return "is now in force"
+    if name == "owner":
+        return f"is now with {fields.get('email', '')}"
     return "corrected"
 
 

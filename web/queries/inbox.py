@@ -64,6 +64,7 @@ class InboxItem:
     # A condition's whole text and its sub-items (a review), shown expandable, never cut off.
     condition_text: str = ""
     sub_items: list[Any] = field(default_factory=list)
+    owner: str = ""  # a condition's owner the project manager chose ('' for the department)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -286,8 +287,14 @@ def _service_level(city: Jurisdiction | None, dept: str) -> int:
 
 
 def review_items(
-    db: Session, department: str | None, today: date, cities: CityLookup | None = None
+    db: Session,
+    department: str | None,
+    today: date,
+    cities: CityLookup | None = None,
+    me: str = "",
 ) -> list[InboxItem]:
+    """The department's queue; a condition handed to `me` is named as theirs, one handed
+    to a colleague stays in the queue with its owner named."""
     lookup = cities or JURISDICTIONS.get
     columns = [
         ConditionRow.project_id,
@@ -296,6 +303,7 @@ def review_items(
         ConditionRow.submitted_at,
         ConditionRow.text,
         ConditionRow.sub_items,
+        ConditionRow.owner_email,
     ]
     found = queued(db, columns, department, LIMIT)
     # The city of each project (one query for the page, not one per row).
@@ -309,7 +317,7 @@ def review_items(
     rows = [(*r, city_keys.get(r.project_id, "")) for r in found]
     calendars: dict[str, Any] = {}  # one business-day calendar per city, not per row
     out = []
-    for project_id, number, dept, submitted_at, text, items, key in rows:
+    for project_id, number, dept, submitted_at, text, items, owner, key in rows:
         city = lookup(key)
         tz = city.time_zone if city else "UTC"
         sla = _service_level(city, dept)
@@ -330,6 +338,7 @@ def review_items(
             else f"service level: {_in_words(left)}"
         )
         short = " ".join(text.split())
+        mine = bool(me) and owner == me
         out.append(
             _item(
                 "review",
@@ -337,13 +346,17 @@ def review_items(
                 due,
                 title=f"{project_id} condition #{number}",
                 href=f"/projects/{project_id}/conditions/{number}",
-                action="Review the evidence: clear it or return it",
+                action="Review the evidence you own: clear it or return it"
+                if mine
+                else "Review the evidence: clear it or return it",
                 action_href=f"/projects/{project_id}/conditions/{number}#review",
                 why=(
                     f"Submitted {human_date(submitted)}; {DEPARTMENTS.get(dept, dept)} "
                     f"reviews within {sla} business days, by {human_date(due)}."
+                    + (f" Owner: {owner}." if owner and not mine else "")
                 ),
-                badge=badge,
+                badge=f"yours; {badge}" if mine else badge,
+                owner=owner or "",
                 condition_text=short,
                 sub_items=list(items or []),
             )
@@ -725,10 +738,10 @@ def inbox_for(
         parts.append(clocks_near(db, today))
         covers.append("wireless clocks: notice windows, applicant uploads, deadlines")
     if role == "department_reviewer":
-        parts.append(review_items(db, department or None, today, cities))
+        parts.append(review_items(db, department or None, today, cities, email))
         covers.append(f"review queue: {DEPARTMENTS.get(department, department)}")
     if role == "admin":
-        parts.append(review_items(db, None, today, cities))
+        parts.append(review_items(db, None, today, cities, email))
         covers.append("review queues: all departments")
     if role in ("engineering", "admin"):
         parts.append(signoff_items(db, today))

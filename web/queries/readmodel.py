@@ -271,6 +271,22 @@ def condition_owner(session: Session, reviewer_email: str, department_key: str) 
     )
 
 
+def condition_owner_choices(session: Session, department_key: str) -> list[str]:
+    """Who may own a condition: the active accounts that can review it (its department's
+    reviewers and the administrators)."""
+    return list(
+        session.scalars(
+            select(User.email)
+            .where(
+                User.active.is_(True),
+                (User.role == "admin")
+                | ((User.role == "department_reviewer") & (User.department == department_key)),
+            )
+            .order_by(User.email)
+        )
+    )
+
+
 def condition_history(session: Session, project_id: str, number: str) -> list[AuditRow]:
     return sort_audit(
         session.scalars(

@@ -1,5 +1,5 @@
 """A project's conditions: read one with its history (the read model), and act on it:
-submit evidence, review, resolve, trigger, correct. Each write calls `actions.conditions`
+submit evidence, review, resolve, trigger, correct, reassign. Each write calls `actions.conditions`
 (actions/conditions.py), whose method sends the ProjectWorkflow update."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from actions.condition_requests import (
     CorrectCondition,
+    ReassignCondition,
     ResolveCondition,
     ReviewCondition,
     SubmitEvidence,
@@ -43,6 +44,11 @@ class ResolveBody(BaseModel):
 
 class ReasonBody(BaseModel):
     reason: str
+
+
+class OwnerBody(BaseModel):
+    email: str
+    reason: str = ""
 
 
 class CorrectBody(BaseModel):
@@ -104,6 +110,14 @@ async def correct(
     request: Request, project_id: str, number: str, body: CorrectBody, user: CurrentUser = User
 ):
     return await _act(request, user, project_id, number, CorrectCondition.permission, body)
+
+
+@router.post("/projects/{project_id}/conditions/{number}/owner", responses=ERRORS)
+async def reassign(
+    request: Request, project_id: str, number: str, body: OwnerBody, user: CurrentUser = User
+):
+    """Hand the condition to another owner who can log in and review it (condition.reassign)."""
+    return await _act(request, user, project_id, number, ReassignCondition.permission, body)
 
 
 async def _act(
