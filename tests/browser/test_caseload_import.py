@@ -87,8 +87,10 @@ async def test_an_administrator_previews_and_imports_a_caseload_file(journey: Jo
     await expect(page.get_by_test_id("conservative-date")).to_have_attribute("data-date", due)
     timeline = page.get_by_test_id("timeline-event")
     await expect(timeline).to_have_count(3)
+    # The ledger explains each past event (and may add lines of its own, such as the
+    # period that applies): the resubmission's line says the tolling ended.
     ledger = page.get_by_test_id("ledger-row")
-    await expect(ledger).to_have_count(3)
-    await expect(ledger.nth(2)).to_contain_text("ends the tolling")
+    await expect(ledger.filter(has_text="ends the tolling")).to_have_count(1)
+    assert await ledger.count() >= 3
     await expect(page.get_by_test_id("section-notices")).to_contain_text("None yet")
     await journey.shot("imported clock")

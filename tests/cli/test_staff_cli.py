@@ -225,7 +225,7 @@ def test_planner_drives_a_clock_from_open_to_decision(stack: Stack) -> None:
         assert addresses(msg, "To") == [APPLICANT]
         assert addresses(msg, "Cc") == [PLANNER]
         assert msg["Message-ID"]
-    assert "CMC 17.44.070(A)" in text_of(letter)
+    assert "Municipal Code § 17.44.070(A)" in text_of(letter)
     assert "RF report" in text_of(letter)
 
     # Closed: a further action is refused with one line.

@@ -44,7 +44,7 @@ async def test_a_retried_notice_activity_delivers_exactly_once(smtp_worker: Smtp
     assert len(inbox.for_key(letter_key)) == 1
     recipients, message = inbox.for_key(letter_key)[0]
     assert recipients == ["siteacq@carrier.test", "planner@city.test"]
-    assert "CMC 17.44.070(A)" in message.get_body(("plain",)).get_content()
+    assert "Municipal Code § 17.44.070(A)" in message.get_body(("plain",)).get_content()
 
     # Replaying the whole history with today's code is deterministic.
     history = await handle.fetch_history()

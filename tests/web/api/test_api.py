@@ -45,7 +45,7 @@ def test_notice_then_resubmission(
     )
     assert preview.status_code == 200, preview.text
     assert "RF emissions compliance report" in preview.json()["text"]
-    assert "CMC 17.44.070(A)" in preview.json()["text"]
+    assert "Municipal Code § 17.44.070(A)" in preview.json()["text"]
     assert preview.json()["after"]["status"] == "tolled"
 
     notice_day = (city_today() - timedelta(days=5)).isoformat()
