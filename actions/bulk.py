@@ -79,6 +79,7 @@ class BulkActions:
     ) -> BulkOutcome:
         if action not in BULK_ACTIONS:
             raise bad(f"action: one of {', '.join(BULK_ACTIONS)}")
+        require(who, "read")  # then each condition's own action checks its permission
         chosen = list(dict.fromkeys(Selected.parse(s) for s in selection))
         if not chosen:
             raise bad("selection: choose at least one condition")
