@@ -81,7 +81,12 @@ def resolves(event: AuditRow) -> bool:
     if event.action in RESOLVED_STATUSES:
         return True
     details = event.details or {}
-    return any(details.get(k) in RESOLVED_STATUSES for k in STATUS_DETAIL_KEYS)
+    # Only a status is a string: other events keep records under the same keys (a
+    # correction's "to" is the corrected fields).
+    return any(
+        isinstance(details.get(k), str) and details.get(k) in RESOLVED_STATUSES
+        for k in STATUS_DETAIL_KEYS
+    )
 
 
 def verification_dates(

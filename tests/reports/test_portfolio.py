@@ -313,3 +313,17 @@ def test_the_pdf_has_a_cover_searchable_text_and_embedded_fonts(engine: Engine) 
             or font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
         ).get_object()
         assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor), font["/BaseFont"]
+
+
+def test_a_correction_in_the_audit_is_not_read_as_a_clearance() -> None:
+    """A correction records the corrected fields under "to" (a mapping, not a status): the
+    cleared-in-a-period report must skip it, not fail on it."""
+    from models.schema import AuditRow
+    from reports.mmrp import resolves
+
+    correction = AuditRow(action="corrected", details={"to": {"department_key": "engineering"}})
+    cleared = AuditRow(action="reviewed", details={"decision": "cleared"})
+    handed = AuditRow(action="reassigned", details={"from": "", "to": "a@city.example"})
+    assert not resolves(correction)
+    assert resolves(cleared)
+    assert not resolves(handed)
