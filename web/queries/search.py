@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from models.schema import Application, PermitClockRow, Project
+from models.scope import current_scope
 from models.search import SEARCHED, Searched
 
 MAX_WORDS = 8
@@ -128,7 +130,31 @@ def search(
     for s in SEARCHED:
         if kinds and s.kind not in kinds:
             continue
-        hits = engine(session, s, words, limit)
+        scope = current_scope()
+        # The full-text queries are plain SQL, which the ORM's city scope does not reach:
+        # each hit's record is looked up again through the ORM, which drops another
+        # city's (more are fetched first so a scoped page still fills).
+        hits = engine(session, s, words, limit if scope is None else limit * 5)
+        if scope is not None:
+            hits = _visible(session, s.kind, hits)[:limit]
         if hits:
             groups[s.kind] = hits
     return Results(query, words, groups)
+
+
+_RECORD = {
+    "projects": Project.project_id,
+    "conditions": Project.project_id,
+    "clocks": Application.application_id,
+    "permits": PermitClockRow.clock_id,
+}
+
+
+def _visible(session: Session, kind: str, hits: list[Hit]) -> list[Hit]:
+    """The hits whose record the request's scope may see (people are the staff list)."""
+    column = _RECORD.get(kind)
+    if column is None or not hits:
+        return hits
+    ids = {hit.url.split("/")[2] for hit in hits}
+    seen = set(session.scalars(select(column).where(column.in_(ids))))
+    return [hit for hit in hits if hit.url.split("/")[2] in seen]

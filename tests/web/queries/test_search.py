@@ -106,6 +106,19 @@ def test_each_kind_is_found_by_its_words(engine: Engine) -> None:
     assert refs(engine, "Rosa") == {"people": ["rosa.alvarez@cotati.example"]}
 
 
+def test_another_citys_records_are_not_found(engine: Engine) -> None:
+    """A user of another city finds none of Cotati's projects, conditions or clocks: the
+    full-text SQL is checked against the same city scope as every page."""
+    from models.scope import scoped
+
+    with scoped(["sebastopol"]):
+        for words in ("birch", "drainage report", "WTF-00042", "gravenstein"):
+            assert refs(engine, words) == {}, words
+    with scoped(["cotati"]):
+        assert refs(engine, "birch") == {"projects": ["BIRCH-1"]}
+        assert refs(engine, "drainage report") == {"conditions": ["BIRCH-1 #1"]}
+
+
 def test_prefixes_every_word_and_no_syntax(engine: Engine) -> None:
     assert refs(engine, "drain") == {"conditions": ["BIRCH-1 #1"]}
     assert refs(engine, "drainage oak") == {}  # each word must match in one condition
