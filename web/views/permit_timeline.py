@@ -13,13 +13,11 @@ from typing import Any
 from web.views.present import human_date
 from web.views.timeline_svg import (
     AXIS_Y,
-    LABEL_ROW,
     WIDTH,
     Band,
     ClockPicture,
-    Marker,
     Scale,
-    stack_labels,
+    place_points,
 )
 
 PAUSE_STARTS = ("paused",)
@@ -121,25 +119,7 @@ def permit_picture(
     if hard_stop:
         points.append(("review", hard_stop, f"hard stop {human_date(hard_stop)}"))
     points.append(("today", today, f"today {human_date(today)}"))
-    seen: set[tuple[str, date]] = set()
-    unique = []
-    for p in points:
-        if (p[0], p[1]) not in seen:
-            seen.add((p[0], p[1]))
-            unique.append(p)
-    xs = [(scale.x(day), label) for _, day, label in unique]
-    rows = stack_labels(xs)
-    markers = [
-        Marker(kind, day, x, label, row)
-        for (kind, day, label), (x, _), row in zip(unique, xs, rows, strict=True)
-    ]
-    ticks = []
-    month = date(first.year, first.month, 1)
-    while month <= scale.end:
-        if month >= scale.start:
-            ticks.append((scale.x(month), month.strftime("%b %Y")))
-        month = date(month.year + month.month // 12, month.month % 12 + 1, 1)
-    height = int(AXIS_Y + 52 + (max(rows, default=0) + 1) * LABEL_ROW)
+    unique, markers, ticks, height = place_points(points, scale, first)
     return ClockPicture(
         WIDTH, height, bands, markers, ticks, _sentences(bands, unique), scale=scale
     )

@@ -217,7 +217,24 @@ def clock_picture(
     if review:
         points.append(("review", review, f"judicial review ends {human_date(review)}"))
     points.append(("today", today, f"today {human_date(today)}"))
-    # Dedupe same-kind same-day points (two readings on one day read as one).
+    unique, markers, ticks, height = place_points(points, scale, first)
+    return ClockPicture(
+        WIDTH,
+        height,
+        bands,
+        markers,
+        ticks,
+        _clock_sentences(bands, markers, alternatives),
+        scale=scale,
+    )
+
+
+def place_points(
+    points: list[tuple[str, date, str]], scale: Scale, first: date
+) -> tuple[list[tuple[str, date, str]], list[Marker], list[tuple[float, str]], int]:
+    """The points of a clock's drawing placed on its axis: one per kind and day (two
+    readings on one day read as one), labels stacked so none overlap, a tick per month,
+    and the drawing's height. Shared by the wireless and the permit timelines."""
     seen: set[tuple[str, date]] = set()
     unique = []
     for p in points:
@@ -237,15 +254,7 @@ def clock_picture(
             ticks.append((scale.x(month), month.strftime("%b %Y")))
         month = date(month.year + month.month // 12, month.month % 12 + 1, 1)
     height = int(AXIS_Y + 52 + (max(rows, default=0) + 1) * LABEL_ROW)
-    return ClockPicture(
-        WIDTH,
-        height,
-        bands,
-        markers,
-        ticks,
-        _clock_sentences(bands, markers, alternatives),
-        scale=scale,
-    )
+    return unique, markers, ticks, height
 
 
 def _clock_sentences(
