@@ -74,6 +74,11 @@ class NoticeRenderer:
         subject = " ".join(subject.split())
         context["subject"] = subject
         text = self._template(f"notices/{kind}.txt.j2").render(context)
+        head = context.get("letterhead_lines") or []
+        if head:
+            # The plain part opens with the city's letterhead as the HTML part does
+            # (templates/notices/_base.html.j2), so a text-only reader sees who wrote.
+            text = "\n".join(head) + "\n\n" + text
         html = self._template(f"notices/{kind}.html.j2").render(context)
         return RenderedNotice(
             subject=subject,

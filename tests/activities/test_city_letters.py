@@ -71,6 +71,12 @@ def html_of(msg: EmailMessage) -> str:
     return str(part.get_content())
 
 
+def text_of(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
 def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterhead(
     engine: Engine, tmp_path: Path
 ) -> None:
@@ -84,6 +90,9 @@ def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterh
     assert msg["Reply-To"] == doc["contacts"]["reply_to_email"]
     html = html_of(msg)
     assert all(line in html for line in doc["letterhead"])
+    # A text-only mail reader sees the same letterhead, at the top.
+    text = text_of(msg)
+    assert text.splitlines()[: len(doc["letterhead"])] == doc["letterhead"]
 
     # The administrator changes the sender: the next letter says so, a version in effect
     # only next month changes nothing yet, and the letter already sent is not sent again.
@@ -109,3 +118,20 @@ def test_a_shipped_city_with_no_saved_version_keeps_its_file(
     msg = sent(acts, in_city(make_request("reminder"), "cotati", "APP-1/reminder:c"))
     assert msg["From"] == "City of Cotati Planning <planning@cotati.example>"
     assert msg["Reply-To"] == "planner@cotati.example"
+
+
+def test_a_formal_letter_opens_with_the_letterhead_once_instead_of_the_plain_heading(
+    engine: Engine, tmp_path: Path
+) -> None:
+    acts = NoticeActivities(
+        engine, NoticeRenderer(), OutboxTransport(tmp_path / "out"), mail_from=DEPLOYMENT_FROM
+    )
+    doc = sample()
+    save_version(engine, doc, 1)
+    req = in_city(make_request("incompleteness_notice"), doc["key"], "APP-1/incomplete:a")
+    msg = sent(acts, req)
+    text, html = text_of(msg), html_of(msg)
+    assert text.splitlines()[: len(doc["letterhead"])] == doc["letterhead"]
+    # The letterhead replaces the "<city> / Planning Department" heading, not doubles it.
+    assert doc["name"] + "\nPlanning Department" not in text
+    assert "<strong>" + doc["name"] + "</strong><br>Planning Department" not in html
