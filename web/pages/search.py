@@ -18,8 +18,9 @@ def search_page(request: Request) -> HTMLResponse:
     session = staff_session(request)
     require(session.user.principal, "read")
     query = request.query_params.get("q", "")[:200]
-    with ctx_of(request).sessions() as db:
-        results = searching.search(db, query)
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        results = searching.search(db, query, default_city=ctx.actions.city().key)
     return render(
         request, "search.html.j2", session=session, results=results, labels=searching.LABELS
     )

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import ColumnElement, or_, select, text
 from sqlalchemy.orm import Session
 
-from models.schema import Application, PermitClockRow, Project
+from models.schema import Application, PermitClockRow, Project, User, UserJurisdiction
 from models.scope import current_scope
 from models.search import SEARCHED, Searched
 
@@ -119,9 +119,14 @@ def _sqlite(session: Session, s: Searched, words: list[str], limit: int) -> list
 
 
 def search(
-    session: Session, query: str, kinds: tuple[str, ...] = (), limit: int = PER_KIND
+    session: Session,
+    query: str,
+    kinds: tuple[str, ...] = (),
+    limit: int = PER_KIND,
+    default_city: str = "",
 ) -> Results:
-    """The best `limit` hits of each kind (all kinds unless `kinds` names some)."""
+    """The best `limit` hits of each kind (all kinds unless `kinds` names some).
+    `default_city`: where a user with no city roles works (their people are found there)."""
     words = words_of(query)
     groups: dict[str, list[Hit]] = {}
     if not words:
@@ -136,7 +141,7 @@ def search(
         # city's (more are fetched first so a scoped page still fills).
         hits = engine(session, s, words, limit if scope is None else limit * 5)
         if scope is not None:
-            hits = _visible(session, s.kind, hits)[:limit]
+            hits = _visible(session, s.kind, hits, scope, default_city)[:limit]
         if hits:
             groups[s.kind] = hits
     return Results(query, words, groups)
@@ -150,11 +155,22 @@ _RECORD = {
 }
 
 
-def _visible(session: Session, kind: str, hits: list[Hit]) -> list[Hit]:
-    """The hits whose record the request's scope may see (people are the staff list)."""
-    column = _RECORD.get(kind)
-    if column is None or not hits:
+def _visible(
+    session: Session, kind: str, hits: list[Hit], scope: frozenset[str], default_city: str
+) -> list[Hit]:
+    """The hits whose record the request's scope may see; people: the staff who hold a
+    role in one of the scope's cities (a user with none works in the default city)."""
+    if not hits:
         return hits
+    if kind == "people":
+        held = select(UserJurisdiction.user_id).where(UserJurisdiction.jurisdiction.in_(scope))
+        works_here: ColumnElement[bool] = User.id.in_(held)
+        if default_city in scope:
+            works_here = or_(works_here, User.id.not_in(select(UserJurisdiction.user_id)))
+        emails = {hit.ref for hit in hits}
+        staff = set(session.scalars(select(User.email).where(User.email.in_(emails), works_here)))
+        return [hit for hit in hits if hit.ref in staff]
+    column = _RECORD[kind]
     ids = {hit.url.split("/")[2] for hit in hits}
     seen = set(session.scalars(select(column).where(column.in_(ids))))
     return [hit for hit in hits if hit.url.split("/")[2] in seen]

@@ -12,7 +12,14 @@ import pytest
 from sqlalchemy import Engine, delete, update
 
 from models.database import make_engine, session_factory
-from models.schema import Application, ConditionRow, PermitClockRow, Project, User
+from models.schema import (
+    Application,
+    ConditionRow,
+    PermitClockRow,
+    Project,
+    User,
+    UserJurisdiction,
+)
 from web.queries.search import search
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -88,13 +95,24 @@ def engine(database_url: str) -> Iterator[Engine]:
                 created_at=NOW,
             )
         )
+        # A planner of another city only (a role there, none in the default city).
+        rosalind = User(
+            email="rosalind.park@sebastopol.example",
+            password_hash="x",
+            role="planner",
+            display_name="Rosalind Park",
+            created_at=NOW,
+        )
+        db.add(rosalind)
+        db.flush()
+        db.add(UserJurisdiction(user_id=rosalind.id, jurisdiction="sebastopol", role="planner"))
     yield engine
     engine.dispose()
 
 
 def refs(engine: Engine, query: str) -> dict[str, list[str]]:
     with session_factory(engine)() as db:
-        found = search(db, query)
+        found = search(db, query, default_city="cotati")
     return {kind: [h.ref for h in hits] for kind, hits in found.groups.items()}
 
 
@@ -103,7 +121,7 @@ def test_each_kind_is_found_by_its_words(engine: Engine) -> None:
     assert refs(engine, "drainage report") == {"conditions": ["BIRCH-1 #1"]}
     assert refs(engine, "WTF-00042") == {"clocks": ["WTF-00042"]}
     assert refs(engine, "gravenstein") == {"permits": ["BP-77"]}
-    assert refs(engine, "Rosa") == {"people": ["rosa.alvarez@cotati.example"]}
+    assert refs(engine, "Alvarez") == {"people": ["rosa.alvarez@cotati.example"]}
 
 
 def test_another_citys_records_are_not_found(engine: Engine) -> None:
@@ -117,6 +135,22 @@ def test_another_citys_records_are_not_found(engine: Engine) -> None:
     with scoped(["cotati"]):
         assert refs(engine, "birch") == {"projects": ["BIRCH-1"]}
         assert refs(engine, "drainage report") == {"conditions": ["BIRCH-1 #1"]}
+
+
+def test_people_are_found_only_in_the_cities_they_work_in(engine: Engine) -> None:
+    """Staff search lists the people of the searcher's cities: Cotati's reviewer (no city
+    roles, so the default city) and Sebastopol's planner (a role there only) each stay in
+    their own city."""
+    from models.scope import scoped
+
+    both = ["rosa.alvarez@cotati.example", "rosalind.park@sebastopol.example"]
+    assert sorted(refs(engine, "Rosa")["people"]) == both  # no scope: the CLI, the worker
+    with scoped(["cotati"]):
+        assert refs(engine, "Rosa") == {"people": ["rosa.alvarez@cotati.example"]}
+    with scoped(["sebastopol"]):
+        assert refs(engine, "Rosa") == {"people": ["rosalind.park@sebastopol.example"]}
+    with scoped(["cotati", "sebastopol"]):
+        assert sorted(refs(engine, "Rosa")["people"]) == both
 
 
 def test_prefixes_every_word_and_no_syntax(engine: Engine) -> None:

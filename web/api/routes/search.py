@@ -26,8 +26,9 @@ def search(
     """The best 20 hits of each kind; each excerpt's matched words between \u0002 and
     \u0003."""
     require_read(user)
-    with ctx_of(request).sessions() as db:
-        results = searching.search(db, q, tuple(kind))
+    ctx = ctx_of(request)
+    with ctx.sessions() as db:
+        results = searching.search(db, q, tuple(kind), default_city=ctx.actions.city().key)
     return {
         "query": results.query,
         "words": results.words,
