@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, and_, false, or_, select, true
 
 from models.conditions import RESOLVED_STATUSES
 from models.schema import Application, ConditionRow, Project
@@ -18,6 +19,7 @@ from web.context import ctx_of, redirect_with_flash, render
 from web.deps import checked_form, staff_session
 from web.middleware.idempotency import SHOWN_ONCE_HEADER
 from web.queries.deadlines import permit_calendar_events
+from web.queries.scope import Roles, roles_of
 from web.views.ics import CalendarEvent, build
 from web.views.present import window_label
 
@@ -66,20 +68,39 @@ def _date(value: str | None) -> date | None:
         return None
 
 
+def _each_city(roles: Roles, column: Any, mine: Any) -> ColumnElement[bool]:
+    """Rows of every city the user holds a role in, as that role there sees them:
+    `mine(role, department)` is the filter for that role (True: every row)."""
+    return or_(
+        false(),
+        *(
+            and_(column == key, true() if (found := mine(role, dept)) is True else found)
+            for key, (role, dept) in roles.items()
+        ),
+    )
+
+
 def deadlines(request: Request, user: CurrentUser) -> list[CalendarEvent]:
+    """The user's deadlines in each of their cities, chosen by their role in that city
+    (a planner in one city and a project manager in another sees each city's share)."""
     ctx = ctx_of(request)
     base = ctx.settings.public_url.rstrip("/")
+    roles = roles_of(ctx.sessions, user.id, ctx.actions.city().key)
     events: list[CalendarEvent] = []
     with ctx.sessions() as db:
-        query = select(Application).where(Application.status.not_in(TERMINAL_STATUSES))
-        if user.role not in (*CLOCK_STAFF, "city_attorney"):
-            query = query.where(
-                or_(
-                    Application.planner_email == user.email,
-                    Application.supervisor_email == user.email,
-                    Application.attorney_email == user.email,
-                )
-            )
+        named = or_(
+            Application.planner_email == user.email,
+            Application.supervisor_email == user.email,
+            Application.attorney_email == user.email,
+        )
+        query = select(Application).where(
+            Application.status.not_in(TERMINAL_STATUSES),
+            _each_city(
+                roles,
+                Application.jurisdiction,
+                lambda role, _d: True if role in (*CLOCK_STAFF, "city_attorney") else named,
+            ),
+        )
         for app in db.scalars(query.order_by(Application.conservative_date).limit(MAX_CLOCKS)):
             clock = app.clock or {}
             day = _date(app.conservative_date)
@@ -116,27 +137,28 @@ def deadlines(request: Request, user: CurrentUser) -> list[CalendarEvent]:
                         alarms_days_before=WINDOW_REMINDER_DAYS,
                     )
                 )
+        permit_staff = (*CLOCK_STAFF, "city_attorney", "engineering")
         events.extend(
             permit_calendar_events(
                 db,
                 base,
                 user.email,
-                sees_all=user.role in (*CLOCK_STAFF, "city_attorney", "engineering"),
+                sees_all_in={key for key, (role, _d) in roles.items() if role in permit_staff},
             )
         )
-        projects = select(Project)
-        if user.role == "project_manager":
-            projects = projects.where(Project.project_manager_email == user.email)
-        elif user.role == "department_reviewer":
-            ids = (
-                select(ConditionRow.project_id)
-                .where(
-                    ConditionRow.department_key == user.department,
+
+        def projects_for(role: str, department: str) -> Any:
+            if role == "project_manager":
+                return Project.project_manager_email == user.email
+            if role == "department_reviewer":
+                owing = select(ConditionRow.project_id).where(
+                    ConditionRow.department_key == department,
                     ConditionRow.status.not_in(RESOLVED_STATUSES),
                 )
-                .distinct()
-            )
-            projects = projects.where(Project.project_id.in_(ids))
+                return Project.project_id.in_(owing.distinct())
+            return True
+
+        projects = select(Project).where(_each_city(roles, Project.jurisdiction, projects_for))
         for project in db.scalars(projects.order_by(Project.project_id).limit(MAX_PROJECTS)):
             signed = {s.get("milestone") for s in project.signoffs or [] if isinstance(s, dict)}
             targets = (project.planned or {}).get("milestone_targets") or {}

@@ -8,11 +8,12 @@ milestones not yet signed off (a target date is the project's plan, not a legal 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, load_only
 
 from models.schema import Application, PermitClockRow, Project
@@ -169,16 +170,21 @@ def deadlines(session: Session, today: date, limit: int = 500) -> list[Deadline]
 
 
 def permit_calendar_events(
-    session: Session, base_url: str, email: str, sees_all: bool, limit: int = 2000
+    session: Session,
+    base_url: str,
+    email: str,
+    sees_all_in: Collection[str],
+    limit: int = 2000,
 ) -> list[Any]:
     """ICS entries for open permit clocks (each chained clock's conservative date, with
-    the literal date and the consequence in the description). `sees_all`: every clock;
-    else only those where `email` is the staff contact."""
+    the literal date and the consequence in the description): every clock of the cities
+    in `sees_all_in`, and elsewhere those where `email` is the staff contact."""
     from web.views.ics import CalendarEvent
 
-    query = select(PermitClockRow).where(PermitClockRow.next_deadline.is_not(None))
-    if not sees_all:
-        query = query.where(PermitClockRow.staff_email == email)
+    query = select(PermitClockRow).where(
+        PermitClockRow.next_deadline.is_not(None),
+        or_(PermitClockRow.jurisdiction.in_(sees_all_in), PermitClockRow.staff_email == email),
+    )
     events: list[CalendarEvent] = []
     for row in session.scalars(query.order_by(PermitClockRow.next_deadline).limit(limit)):
         clocks = [row.clock or {}]
