@@ -388,6 +388,15 @@ Index(
     ConditionRow.submitted_at,
     ConditionRow.id,
 )
+# The dashboard counts a city's queue (status, or department and status, and the city's
+# projects): with project_id in the index the count never reads the table (migration 0020).
+Index("ix_conditions_status_project", ConditionRow.status, ConditionRow.project_id)
+Index(
+    "ix_conditions_department_status_project",
+    ConditionRow.department_key,
+    ConditionRow.status,
+    ConditionRow.project_id,
+)
 Index("ix_notices_created_at", Notice.created_at)
 
 

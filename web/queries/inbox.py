@@ -404,11 +404,15 @@ def signoff_items(db: Session, today: date) -> list[InboxItem]:
     out = []
     for project_id, name, milestones, *_ in _milestone_rows(db, today, None, ready_only=True):
         for p in milestones or []:
+            if p["signed_off"]:
+                continue
             m, target = p["milestone"], p.get("target")
             left = _left(today, target)
+            ready = not p["monitored"] and p["gated"] and not p["blockers"]
+            if not ready and not (target and left is not None and left <= HORIZON_DAYS):
+                continue  # most milestones: neither ready nor near (no labels built)
             page = f"/projects/{project_id}/milestones/{m}/sign-off"
-            title = f"{name}: {milestone_label(m)}" if not p["signed_off"] else ""
-            ready = not p["signed_off"] and not p["monitored"] and p["gated"] and not p["blockers"]
+            title = f"{name}: {milestone_label(m)}"
             if ready:
                 out.append(
                     _item(
@@ -426,7 +430,7 @@ def signoff_items(db: Session, today: date) -> list[InboxItem]:
                         badge="awaiting sign-off",
                     )
                 )
-            elif not p["signed_off"] and target and left is not None and left <= HORIZON_DAYS:
+            else:
                 out.append(
                     _item(
                         "milestone",

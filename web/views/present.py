@@ -188,6 +188,12 @@ def human_datetime(value: Any, time_zone: str) -> str:
             return str(value)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo("UTC"))
+    # The format shows minutes: one Babel call per minute and city (an inbox shows dozens).
+    return _moment_in_words(moment.replace(second=0, microsecond=0), time_zone)
+
+
+@lru_cache(maxsize=8192)
+def _moment_in_words(moment: datetime, time_zone: str) -> str:
     return format_datetime(moment, DATETIME_FORMAT, tzinfo=ZoneInfo(time_zone), locale=LOCALE)
 
 
