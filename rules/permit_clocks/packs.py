@@ -73,7 +73,7 @@ def _period(raw: Any, where: str) -> Period:
     if counting not in COUNTINGS:
         raise PackError(f"{where}.counting: {counting!r} is not one of {', '.join(COUNTINGS)}")
     cases = []
-    for i, case in enumerate(raw.get("cases", [])):
+    for i, case in enumerate(opt(raw, "cases", list, where) or []):
         at = f"{where}.cases[{i}]"
         if not isinstance(case, dict):
             raise PackError(f"{at}: expected an object")
@@ -82,7 +82,7 @@ def _period(raw: Any, where: str) -> Period:
             Case(
                 conds(case.get("when"), f"{at}.when"),
                 required_positive(case, "amount", at),
-                str(case.get("provisional_note", "")),
+                opt(case, "provisional_note", str, at) or "",
             )
         )
     # A period read wholly from a fact (a condition's own "24 months") has amount 0.
@@ -120,10 +120,10 @@ def _start(raw: Any, where: str) -> Start:
         events=events,
         restart=names(raw, "restart", where),
         restart_when=conds(raw.get("restart_when"), f"{where}.restart_when"),
-        restart_effect=raw.get("restart_effect", ""),
-        restart_citation=raw.get("restart_citation", ""),
-        restart_provisional=bool(raw.get("restart_provisional", False)),
-        restart_never_shortens=bool(raw.get("restart_never_shortens", False)),
+        restart_effect=opt(raw, "restart_effect", str, where) or "",
+        restart_citation=opt(raw, "restart_citation", str, where) or "",
+        restart_provisional=bool(opt(raw, "restart_provisional", bool, where)),
+        restart_never_shortens=bool(opt(raw, "restart_never_shortens", bool, where)),
     )
 
 
@@ -147,7 +147,7 @@ def _extensions(raw: Any, where: str) -> Extensions:
     for key, value in (("base", base), ("alternative_base", alt)):
         if value is not None and value not in EXTENSION_BASES:
             raise PackError(f"{where}.{key}: {value!r} is not one of {', '.join(EXTENSION_BASES)}")
-    request_required = bool(raw.get("request_required", False))
+    request_required = bool(opt(raw, "request_required", bool, where))
     request = opt(raw, "request", str, where)
     if request_required and request is None:
         raise PackError(f"{where}: request_required needs a 'request' event")
@@ -166,13 +166,13 @@ def _extensions(raw: Any, where: str) -> Extensions:
         max_total_months=positive(raw, "max_total_months", where),
         pending_keeps_alive_days=positive(raw, "pending_keeps_alive_days", where),
         alternative_base=alt,
-        alternative_reading=raw.get("alternative_reading", ""),
-        help=raw.get("help", ""),
+        alternative_reading=opt(raw, "alternative_reading", str, where) or "",
+        help=opt(raw, "help", str, where) or "",
         late_grant=_one_of(raw, "late_grant", LATE_GRANTS, where),
-        late_grant_citation=raw.get("late_grant_citation", ""),
+        late_grant_citation=opt(raw, "late_grant_citation", str, where) or "",
         over_cap=_one_of(raw, "over_cap", OVER_CAP, where),
-        over_cap_reading=raw.get("over_cap_reading", ""),
-        unrolled_reading=bool(raw.get("unrolled_reading", False)),
+        over_cap_reading=opt(raw, "over_cap_reading", str, where) or "",
+        unrolled_reading=bool(opt(raw, "unrolled_reading", bool, where)),
     )
 
 
@@ -181,7 +181,7 @@ def _consequence(raw: Any, where: str) -> Consequence:
         raise PackError(f"{where}: expected an object")
     known(raw, {"default", "text", "requires_fact", "versions"}, where)
     versions = []
-    for i, v in enumerate(raw.get("versions", [])):
+    for i, v in enumerate(opt(raw, "versions", list, where) or []):
         at = f"{where}.versions[{i}]"
         if not isinstance(v, dict):
             raise PackError(f"{at}: expected an object")
@@ -227,11 +227,11 @@ def _facts(raw: Any, where: str) -> Mapping[str, Fact]:
         out[name] = Fact(
             name=name,
             kind=kind,
-            required=bool(spec.get("required", False)),
+            required=bool(opt(spec, "required", bool, at)),
             default=spec.get("default"),
             minimum=opt(spec, "min", int, at),
             maximum=opt(spec, "max", int, at),
-            label=str(spec.get("label", name)),
+            label=opt(spec, "label", str, at) or name,
         )
     return MappingProxyType(out)
 
@@ -276,8 +276,8 @@ def _items_rule(it: Any, at: str) -> ItemsRule:
     known(it, {"event", "no_new_items", "needs_rule", "citation"}, at)
     return ItemsRule(
         event=need(it, "event", str, at),
-        no_new_items=bool(it.get("no_new_items", False)),
-        needs_rule=bool(it.get("needs_rule", False)),
+        no_new_items=bool(opt(it, "no_new_items", bool, at)),
+        needs_rule=bool(opt(it, "needs_rule", bool, at)),
         citation=need(it, "citation", str, at),
     )
 
@@ -297,7 +297,7 @@ def _pauses(p: Any, at: str) -> Pauses:
         max_months=positive(p, "max_months", at),
         citation=need(p, "citation", str, at),
         floor_days=positive(p, "floor_days", at),
-        floor_citation=p.get("floor_citation", ""),
+        floor_citation=opt(p, "floor_citation", str, at) or "",
     )
 
 
@@ -315,7 +315,7 @@ def _cure(c: Any, at: str) -> Cure:
         amount=required_positive(c, "amount", at),
         counting=counting,
         citation=need(c, "citation", str, at),
-        provisional_note=c.get("provisional_note", ""),
+        provisional_note=opt(c, "provisional_note", str, at) or "",
     )
 
 
@@ -357,7 +357,7 @@ def _chain(c: Any, at: str) -> Chain:
         when=conds(c.get("when"), f"{at}.when"),
         start=start,
         deemed_starts=deemed,
-        citation=c.get("citation", ""),
+        citation=opt(c, "citation", str, at) or "",
     )
 
 
@@ -389,9 +389,11 @@ def _rule(
     )
     terminators = [
         _terminator(t, f"{where}.terminators[{i}]")
-        for i, t in enumerate(raw.get("terminators", []))
+        for i, t in enumerate(opt(raw, "terminators", list, where) or [])
     ]
-    chains = [_chain(c, f"{where}.next[{i}]") for i, c in enumerate(raw.get("next", []))]
+    chains = [
+        _chain(c, f"{where}.next[{i}]") for i, c in enumerate(opt(raw, "next", list, where) or [])
+    ]
     readings = names(raw, "readings", where)
     if any(r not in EXTRA_READINGS for r in readings):
         raise PackError(f"{where}.readings: known: {', '.join(EXTRA_READINGS)}")
@@ -402,15 +404,15 @@ def _rule(
         title=need(raw, "title", str, where),
         citation=need(raw, "citation", str, where),
         family=family,
-        provisional=bool(raw.get("provisional", False)),
-        provisional_note=raw.get("provisional_note", ""),
+        provisional=bool(opt(raw, "provisional", bool, where)),
+        provisional_note=opt(raw, "provisional_note", str, where) or "",
         source=need(raw, "source", str, where),
         effective_from=pack_date(raw, "effective_from", where),
         effective_to=pack_date(raw, "effective_to", where),
         period=_period(raw.get("period"), f"{where}.period"),
         start=_start(raw.get("start"), f"{where}.start"),
         met_by=MappingProxyType(dict(met_by)),
-        met_label=raw.get("met_label", ""),
+        met_label=opt(raw, "met_label", str, where) or "",
         consequence=_consequence(raw.get("consequence"), f"{where}.consequence"),
         facts=_facts(raw.get("facts"), f"{where}.facts"),
         items=items,
@@ -427,9 +429,9 @@ def _rule(
         next=tuple(chains),
         also_takes=names(raw, "also_takes", where),
         cure=None if raw.get("cure") is None else _cure(raw["cure"], f"{where}.cure"),
-        statutory=bool(raw.get("statutory", False)),
+        statutory=bool(opt(raw, "statutory", bool, where)),
         stopped_by=_stopped_by(raw.get("stopped_by"), f"{where}.stopped_by"),
-        read_at=raw.get("read_at", ""),
+        read_at=opt(raw, "read_at", str, where) or "",
         verified_on=_verified_on(raw, where, archived),
         acts=_acts(raw, acts, where),
     )
@@ -493,6 +495,18 @@ def _pack(raw: Any, source: str, archived: bool = False) -> Pack:
     defaults = raw.get("fact_defaults", {})
     if not isinstance(defaults, dict):
         raise PackError(f"{source}.fact_defaults: expected an object")
+    for rid, values in defaults.items():
+        if not isinstance(values, dict):
+            raise PackError(f"{source}.fact_defaults.{rid}: expected an object of facts")
+    notes = raw.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise PackError(f"{source}.notes: expected a list of lines")
+    extensions = raw.get("statutory_extensions", [])
+    if not isinstance(extensions, list):
+        raise PackError(f"{source}.statutory_extensions: expected a list")
+    changes = raw.get("pending_changes", [])
+    if not isinstance(changes, list):
+        raise PackError(f"{source}.pending_changes: expected a list")
     return Pack(
         key=key,
         name=need(raw, "name", str, source),
@@ -503,14 +517,13 @@ def _pack(raw: Any, source: str, archived: bool = False) -> Pack:
         rules=MappingProxyType(rules),
         not_modelled=tuple(MappingProxyType(e) for e in not_modelled),
         fact_defaults=MappingProxyType({k: MappingProxyType(v) for k, v in defaults.items()}),
-        notes=tuple(raw.get("notes", [])),
+        notes=tuple(notes),
         statutory_extensions=tuple(
             statutory_extension(s, f"{source}.statutory_extensions[{i}]")
-            for i, s in enumerate(raw.get("statutory_extensions", []))
+            for i, s in enumerate(extensions)
         ),
         pending_changes=tuple(
-            pending_change(c, f"{source}.pending_changes[{i}]")
-            for i, c in enumerate(raw.get("pending_changes", []))
+            pending_change(c, f"{source}.pending_changes[{i}]") for i, c in enumerate(changes)
         ),
     )
 
@@ -553,7 +566,7 @@ def statutory_extension(raw: Any, at: str) -> StatutoryExtension:
         when=conds(raw.get("when"), f"{at}.when"),
         source=need(raw, "source", str, at),
         verified_on=verified_on,
-        provisional_note=raw.get("provisional_note", ""),
+        provisional_note=opt(raw, "provisional_note", str, at) or "",
     )
 
 
@@ -610,13 +623,20 @@ def _check_fact_defaults(packs: Mapping[str, Pack], rules: Mapping[str, Rule]) -
                     raise PackError(f"{pack.key}.fact_defaults.{rid}: unknown fact {name!r}")
 
 
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise PackError(f"{path.name}: not a JSON document ({err})") from None
+
+
 def load_packs(
     directory: Path = PACK_DIR, archived: bool = False
 ) -> tuple[Mapping[str, Pack], Mapping[str, Rule]]:
     packs: dict[str, Pack] = {}
     rules: dict[str, Rule] = {}
     for path in sorted(directory.glob("*.json")):
-        pack = _pack(json.loads(path.read_text(encoding="utf-8")), path.name, archived)
+        pack = _pack(_read(path), path.name, archived)
         if pack.key in packs:
             raise PackError(f"{path.name}: pack {pack.key!r} is defined twice")
         packs[pack.key] = pack
@@ -635,7 +655,7 @@ def _load_archive(directory: Path) -> Mapping[str, tuple[Pack, Mapping[str, Rule
     rules with the current rules of other packs for its chains)."""
     out: dict[str, tuple[Pack, Mapping[str, Rule]]] = {}
     for path in sorted(directory.glob("*.json")):
-        pack = _pack(json.loads(path.read_text(encoding="utf-8")), path.name, archived=True)
+        pack = _pack(_read(path), path.name, archived=True)
         version = f"{pack.key}@{pack.version}"
         if version != path.stem or version in out:
             raise PackError(f"archive/{path.name}: holds {version}; name it {version}.json")
