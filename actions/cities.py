@@ -74,6 +74,10 @@ class Cities:
             raise bad(f"jurisdiction: {key!r} has no version in effect yet")
         return shipped
 
+    def home_key(self) -> str:
+        """The deployment's default city's key (where a user with no city roles works)."""
+        return self.default_key or default_jurisdiction().key
+
     def find(self, key: str) -> Jurisdiction | None:
         """The city ``key`` in effect today, or None (unknown, none in effect yet, or not
         the request's): for read-only views that fall back on their own."""

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from actions.cities import Cities
 from actions.condition_requests import (
     ReassignCondition,
     ResolveCondition,
@@ -19,21 +20,23 @@ from actions.condition_requests import (
     condition_request,
 )
 from actions.errors import bad
+from actions.owners import account_in_city
 from actions.project_requests import ProjectRequest
 from actions.projects import send_update
 from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.conditions import ActionResult
-from models.schema import ConditionRow, EvidenceFile, User
+from models.schema import ConditionRow, EvidenceFile, Project
 from rules.access import RESOLUTION_ACTIONS, Principal, require
 
 
 class ConditionActions:
     """`actions.conditions`: every action on one condition of a project."""
 
-    def __init__(self, gateway: Gateway, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, gateway: Gateway, sessions: sessionmaker[Session], cities: Cities) -> None:
         self.gateway = gateway
         self.sessions = sessions
+        self.cities = cities
 
     # -- from a form or a JSON body ---------------------------------------------------------
 
@@ -62,13 +65,16 @@ class ConditionActions:
         answer once the read model (the page, the inboxes) has the new owner."""
         require(who, request.permission)
         with self.sessions() as session:
-            user = session.scalar(select(User).where(User.email == request.email))
-        if user is not None:
+            project = session.get(Project, request.project_id)
+        city = project.jurisdiction if project is not None else self.cities.home_key()
+        # Their role in the project's city: a reviewer here may be a manager elsewhere.
+        owner = account_in_city(self.sessions, request.email, city, self.cities.home_key())
+        if owner is not None:
             request = replace(
                 request,
-                owner_role=user.role,
-                owner_department=user.department or "",
-                owner_active=bool(user.active),
+                owner_role=owner.role,
+                owner_department=owner.department,
+                owner_active=owner.active,
             )
         result = await send_update(self.gateway, who, request)
         await wait_for(

@@ -47,7 +47,7 @@ class Actions:
         self.permit_clocks = PermitClockActions(gateway, self.sessions, self.cities)
         self.condition_clocks = ConditionClockActions(self.sessions, self.permit_clocks)
         self.projects = ProjectActions(gateway, self.sessions, self.cities, self.condition_clocks)
-        self.conditions = ConditionActions(gateway, self.sessions)
+        self.conditions = ConditionActions(gateway, self.sessions, self.cities)
         self.caseload = CaseloadActions(gateway, self.sessions, self.cities)
         self.jurisdictions = JurisdictionActions(self.sessions, self.cities, self.shot_clocks)
         self.bulk = BulkActions(self.conditions, self.projects)

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from actions.cities import Cities
 from actions.errors import ActionFailed, bad
+from actions.owners import owner_in_city
 from actions.permit_clock_requests import OpenPermitClock, RebasePermitClock, RecordPermitEvent
 from actions.temporal import Gateway
 from actions.waiting import wait_for
@@ -39,7 +40,7 @@ from models.permit_clock import (
     PermitUpdateResult,
     ReassignInput,
 )
-from models.schema import PermitClockRow, PermitEventRow, User
+from models.schema import PermitClockRow, PermitEventRow
 from models.workflow_ids import permit_clock_workflow_id
 from rules.access import Principal, require
 from rules.kernel.jurisdictions import Jurisdiction
@@ -186,7 +187,7 @@ class PermitClockActions:
             return row
 
     def _permit_events(self, clock_id: str) -> int:
-        from sqlalchemy import func, select
+        from sqlalchemy import func
 
         with self.sessions() as session:
             return (
@@ -280,10 +281,9 @@ class PermitClockActions:
         (inboxes, /deadlines, calendars) has the new owner."""
         require(who, "permit.reassign")
         email = email.strip()
-        with self.sessions() as session:
-            user = session.scalar(select(User).where(User.email == email))
-        if user is None or not user.active:
-            raise ActionFailed(f"email: {email or '(empty)'} is not a user who can log in", 400)
+        row = self.row(clock_id)
+        city = row.jurisdiction if row is not None else self.cities.home_key()
+        owner_in_city(self.sessions, email, city, self.cities.home_key())
         result: PermitUpdateResult = await self.gateway.update(
             permit_clock_workflow_id(clock_id),
             "reassign",  # PermitClockWorkflow's update

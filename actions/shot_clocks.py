@@ -18,6 +18,7 @@ from temporalio.exceptions import WorkflowAlreadyStartedError
 from actions.cities import Cities
 from actions.errors import ActionFailed, bad
 from actions.fields import check_date
+from actions.owners import owner_in_city
 from actions.shot_clock_requests import (
     SHOT_CLOCK_EVENTS,
     AddLocalClosure,
@@ -31,7 +32,7 @@ from actions.temporal import Gateway
 from actions.waiting import wait_for
 from models.closures import record_fan_out, store_closure, stored_closures
 from models.permit_clock import ReassignInput
-from models.schema import Application, PermitClockRow, User
+from models.schema import Application, PermitClockRow
 from models.shot_clock import (
     ApplicantUploadInput,
     ApplicationInfo,
@@ -224,9 +225,9 @@ class ShotClockActions:
         require(who, "clock.reassign")
         email = email.strip()
         with self.sessions() as session:
-            user = session.scalar(select(User).where(User.email == email))
-        if user is None or not user.active:
-            raise ActionFailed(f"email: {email or '(empty)'} is not a user who can log in", 400)
+            row = session.get(Application, application_id)
+        city = row.jurisdiction if row is not None else self.cities.home_key()
+        owner_in_city(self.sessions, email, city, self.cities.home_key())
         result: ClockUpdateResult = await self.gateway.update(
             shot_clock_workflow_id(application_id),
             "reassign",  # ShotClockWorkflow's update

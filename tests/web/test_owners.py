@@ -127,3 +127,35 @@ def test_a_condition_is_handed_on_through_the_api(browser: Browser, stack: Stack
     shown = browser.api(PM, "GET", f"/api/v1/projects/{pid}/conditions/1").json()
     assert shown["owner_email"] == "admin@cotati.example"
     assert any(h["action"] == "reassigned" and h["reason"] == "escalated" for h in shown["history"])
+
+
+def test_a_person_of_another_city_is_not_handed_this_citys_records(
+    browser: Browser, stack: Stackish
+) -> None:
+    """Someone who works only in another city would never see the record (their scope
+    hides it): handing it to them is refused in one line, and the owner stays."""
+    from models.database import make_engine, session_factory
+    from tests.web.standalone import PASSWORD
+    from web.auth.accounts import Accounts
+    from web.queries.scope import grant
+
+    elsewhere = "elsewhere.planner@sebastopol.example"
+    engine = make_engine(stack.settings.database_url)
+    accounts = Accounts(engine)
+    if accounts.get_user(elsewhere) is None:
+        user = accounts.add_user(elsewhere, "planning_manager", PASSWORD)
+        grant(session_factory(engine), user.id, "sebastopol", "planning_manager")
+    app_id = stack.new_clock(prefix="OWC")
+    client = browser.as_(PM)
+    token = csrf_of(client.get(f"/applications/{app_id}").text)
+    refused = client.post(
+        f"/applications/{app_id}/owner", data={"csrf_token": token, "email": elsewhere}
+    )
+    assert refused.status_code == 400
+    assert f"{elsewhere} holds no role in cotati" in refused.text
+    pid = stack.new_project("COC")
+    answer = browser.api(
+        PM, "POST", f"/api/v1/projects/{pid}/conditions/1/owner", {"email": elsewhere}
+    )
+    assert answer.status_code == 400, answer.text
+    assert f"{elsewhere} holds no role in cotati" in answer.json()["error"]
