@@ -97,31 +97,32 @@ def tzif(offset_s: int) -> bytes:
 
 
 def latency_clock(zones: Path, index: int, fire_at: datetime) -> tuple[ShotClockInput, str]:
-    """A 60-day SWF clock whose only reminder (7 days before) fires at `fire_at`.
+    """A 60-day SWF clock whose only reminder fires at `fire_at`.
 
-    A submission date puts the reminder on a day D near `fire_at` (a deadline, so D,
-    falls on a business day), then a zone's offset makes 08:00 local on D that instant
-    (offsets stay within ±24 h)."""
+    A submission date puts the reminder on a day D near `fire_at`, then a zone's offset
+    makes 08:00 local on D that instant (offsets stay within ±23 h). A deadline falls on
+    a business day, so D = deadline - 7 is one too: on a weekend no D is near enough, and
+    the reminder is then that many days before (6, 8, 5, ...) that D falls on the day."""
     app_id = f"LAT-{index:04d}"
-    app = application(app_id, "swf_collocation")
-    app.reminder_offsets = [7]
-    app.window_alert_offsets = []
     naive = fire_at.replace(tzinfo=None)
-    for back in range(40, 90):
-        submitted = fire_at.date() - timedelta(days=back)
-        clock_input = ShotClockInput(app, [ClockEvent("submitted", submitted.isoformat())])
-        deadline = date.fromisoformat(ClockState(clock_input).clock(fire_at)["conservative_date"])
-        day = deadline - timedelta(days=7)
-        offset = datetime.combine(day, datetime.min.time()) + timedelta(hours=8) - naive
-        if abs(offset) < timedelta(hours=23):
-            break
-    else:
-        raise RuntimeError(f"no submission date puts a reminder near {fire_at:%Y-%m-%d}")
-    name = f"{ZONE_DIR}/Z{index:04d}"
-    (zones / name).parent.mkdir(parents=True, exist_ok=True)
-    (zones / name).write_bytes(tzif(round(offset.total_seconds())))
-    app.calendar.time_zone = name
-    return clock_input, f"{app_id}:reminder:{deadline.isoformat()}:7d"
+    for before in (7, 6, 8, 5, 9, 4, 10, 3):
+        app = application(app_id, "swf_collocation")
+        app.reminder_offsets = [before]
+        app.window_alert_offsets = []
+        for back in range(40, 90):
+            submitted = fire_at.date() - timedelta(days=back)
+            clock_input = ShotClockInput(app, [ClockEvent("submitted", submitted.isoformat())])
+            clock = ClockState(clock_input).clock(fire_at)
+            deadline = date.fromisoformat(clock["conservative_date"])
+            day = deadline - timedelta(days=before)
+            offset = datetime.combine(day, datetime.min.time()) + timedelta(hours=8) - naive
+            if abs(offset) < timedelta(hours=23):
+                name = f"{ZONE_DIR}/Z{index:04d}"
+                (zones / name).parent.mkdir(parents=True, exist_ok=True)
+                (zones / name).write_bytes(tzif(round(offset.total_seconds())))
+                app.calendar.time_zone = name
+                return clock_input, f"{app_id}:reminder:{deadline.isoformat()}:{before}d"
+    raise RuntimeError(f"no submission date puts a reminder near {fire_at:%Y-%m-%d}")
 
 
 # -- the minimal worker, in its own process -----------------------------------------------
