@@ -58,6 +58,13 @@ def in_city(req: NoticeRequest, key: str, notice_key: str) -> NoticeRequest:
     )
 
 
+def activities(engine: Engine, tmp_path: Path) -> NoticeActivities:
+    """The notice activities of a deployment whose own sender is DEPLOYMENT_FROM."""
+    return NoticeActivities(
+        engine, NoticeRenderer(), OutboxTransport(tmp_path / "out"), mail_from=DEPLOYMENT_FROM
+    )
+
+
 def sent(acts: NoticeActivities, req: NoticeRequest) -> EmailMessage:
     receipt = ActivityEnvironment().run(acts.send_notice, req)
     msg = email.message_from_bytes(Path(receipt.location).read_bytes(), policy=policy.default)
@@ -80,9 +87,7 @@ def text_of(msg: EmailMessage) -> str:
 def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterhead(
     engine: Engine, tmp_path: Path
 ) -> None:
-    acts = NoticeActivities(
-        engine, NoticeRenderer(), OutboxTransport(tmp_path / "out"), mail_from=DEPLOYMENT_FROM
-    )
+    acts = activities(engine, tmp_path)
     doc = sample()
     save_version(engine, doc, 1)
     msg = sent(acts, in_city(make_request("reminder"), doc["key"], "APP-1/reminder:a"))
@@ -112,9 +117,7 @@ def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterh
 def test_a_shipped_city_with_no_saved_version_keeps_its_file(
     engine: Engine, tmp_path: Path
 ) -> None:
-    acts = NoticeActivities(
-        engine, NoticeRenderer(), OutboxTransport(tmp_path / "out"), mail_from=DEPLOYMENT_FROM
-    )
+    acts = activities(engine, tmp_path)
     msg = sent(acts, in_city(make_request("reminder"), "cotati", "APP-1/reminder:c"))
     assert msg["From"] == "City of Cotati Planning <planning@cotati.example>"
     assert msg["Reply-To"] == "planner@cotati.example"
@@ -123,9 +126,7 @@ def test_a_shipped_city_with_no_saved_version_keeps_its_file(
 def test_a_formal_letter_opens_with_the_letterhead_once_instead_of_the_plain_heading(
     engine: Engine, tmp_path: Path
 ) -> None:
-    acts = NoticeActivities(
-        engine, NoticeRenderer(), OutboxTransport(tmp_path / "out"), mail_from=DEPLOYMENT_FROM
-    )
+    acts = activities(engine, tmp_path)
     doc = sample()
     save_version(engine, doc, 1)
     req = in_city(make_request("incompleteness_notice"), doc["key"], "APP-1/incomplete:a")
