@@ -4,6 +4,7 @@ gateway, the signer and the templates; plus rendering with the session and flash
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -168,6 +169,35 @@ def redirect_with_flash(request: Request, url: str, kind: str, message: str) -> 
         request, response, FLASH_COOKIE, ctx_of(request).flash_signer.dumps([kind, message]), 60
     )
     return response
+
+
+async def hand_over(
+    request: Request,
+    session: SessionInfo,
+    reassign: Callable[[str, str], Awaitable[Any]],
+    record: str,
+    page: tuple[str, str, Callable[[], dict[str, Any]]],
+) -> Response:
+    """A record's owner form (a wireless application, a permit clock): `reassign(email,
+    reason)` through the action layer; on a refusal the record's page again (`page`: its
+    address, its template and its context), its reason in one line."""
+    from web.deps import checked_form, form_dict
+
+    fields = form_dict(await checked_form(request, session))
+    email = fields.get("email", "").strip()
+    url, template, context = page
+    try:
+        await reassign(email, fields.get("reason", ""))
+    except ActionFailed as err:
+        return render(
+            request,
+            template,
+            status=err.status,
+            session=session,
+            flash=("error", f"Not handed over: {err.message}"),
+            **context(),
+        )
+    return redirect_with_flash(request, url, "ok", f"{record} is now with {email}.")
 
 
 def require_public_url(settings: Settings) -> None:

@@ -17,7 +17,7 @@ from rules.access import require
 from rules.kernel.citations import citation_title
 from rules.permit_clocks import rule_catalog
 from rules.permit_clocks.packs import PERMIT_RULES
-from web.context import ctx_of, redirect_with_flash, render
+from web.context import ctx_of, hand_over, redirect_with_flash, render
 from web.deps import checked_form, form_dict, principal_in_city, staff_session
 from web.queries.deadlines import deadlines, permit_deadline
 from web.queries.jurisdictions import jurisdiction_options
@@ -287,23 +287,15 @@ async def record_submit(request: Request, clock_id: str) -> Response:
 @router.post("/permits/{clock_id}/owner", response_model=None)
 async def reassign_submit(request: Request, clock_id: str) -> Response:
     session = staff_session(request)
-    form = form_dict(await checked_form(request, session))
-    email = form.get("email", "").strip()
-    try:
-        await ctx_of(request).actions.permit_clocks.reassign(
-            session.user.principal, clock_id, email, form.get("reason", "")
-        )
-    except ActionFailed as err:
-        return render(
-            request,
-            "permit.html.j2",
-            status=err.status,
-            session=session,
-            flash=("error", f"Not handed over: {err.message}"),
-            **permit_clock_page(ctx_of(request), clock_id),
-        )
-    return redirect_with_flash(
-        request, f"/permits/{clock_id}", "ok", f"{clock_id} is now with {email}."
+    ctx = ctx_of(request)
+    return await hand_over(
+        request,
+        session,
+        lambda email, reason: ctx.actions.permit_clocks.reassign(
+            session.user.principal, clock_id, email, reason
+        ),
+        clock_id,
+        (f"/permits/{clock_id}", "permit.html.j2", lambda: permit_clock_page(ctx, clock_id)),
     )
 
 

@@ -19,7 +19,7 @@ from actions.shot_clock_requests import (
 from models.schema import Application, ClockEventRow, User
 from rules.access import require
 from web.auth.accounts import link_state
-from web.context import ctx_of, redirect_with_flash, render
+from web.context import ctx_of, hand_over, redirect_with_flash, render
 from web.deps import checked_form, form_dict, principal_in_city, staff_session
 from web.queries import readmodel
 from web.views.offers import clock_offers
@@ -263,24 +263,20 @@ async def record_event(request: Request, application_id: str, name: str) -> Resp
 @router.post("/applications/{application_id}/owner")
 async def reassign(request: Request, application_id: str) -> Response:
     session = staff_session(request)
-    fields = form_dict(await checked_form(request, session))
     request.state.session_info = session
-    email = fields.get("email", "").strip()
-    try:
-        await ctx_of(request).actions.shot_clocks.reassign(
-            session.user.principal, application_id, email, fields.get("reason", "")
-        )
-    except ActionFailed as err:
-        return render(
-            request,
+    actions = ctx_of(request).actions
+    return await hand_over(
+        request,
+        session,
+        lambda email, reason: actions.shot_clocks.reassign(
+            session.user.principal, application_id, email, reason
+        ),
+        application_id,
+        (
+            f"/applications/{application_id}",
             "application.html.j2",
-            status=err.status,
-            session=session,
-            flash=("error", f"Not handed over: {err.message}"),
-            **_application_context(request, application_id),
-        )
-    return redirect_with_flash(
-        request, f"/applications/{application_id}", "ok", f"{application_id} is now with {email}."
+            lambda: _application_context(request, application_id),
+        ),
     )
 
 
