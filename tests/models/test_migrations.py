@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -303,6 +304,30 @@ def test_idempotency_keys_are_one_per_user_and_key_from_0011(any_database_url: s
         engine.dispose()
 
 
+def insert_old_condition(connection: Any, status: str) -> None:
+    """A project OLD-1 with one condition, as rows written before a migration."""
+    connection.execute(
+        text(
+            "INSERT INTO projects (project_id, workflow_id, name, jurisdiction,"
+            " resolution_title, applicant_name, applicant_email, project_manager_email,"
+            " next_milestone_blockers, open_conditions, milestones, signoff_ready,"
+            " planned, signoffs, departments, created_at, updated_at) VALUES ('OLD-1',"
+            " 'project-OLD-1', 'Old project', 'cotati', '', '', '', '', 0, 1, '[]', 0,"
+            " '{}', '[]', '[]', :at, :at)"
+        ),
+        {"at": datetime(2026, 1, 5, tzinfo=UTC)},
+    )
+    connection.execute(
+        text(
+            "INSERT INTO conditions (project_id, number, position, department,"
+            " department_key, text, gates, gate_source, kind, status, triggered,"
+            " resolution_reason, evidence, comments, sub_items, related) VALUES"
+            " ('OLD-1', '1', 0, 'Planning', 'planning', 'Pay the fees.', '[]', 'none',"
+            f" 'requirement', '{status}', false, '', '[]', '[]', '[]', '[]')"
+        )
+    )
+
+
 def test_conditions_imported_before_pages_keep_their_rows(any_database_url: str) -> None:
     # 0012 adds where a condition was printed, the parse's confidence and its evidence;
     # conditions imported before it keep their rows, with those unknown.
@@ -312,26 +337,7 @@ def test_conditions_imported_before_pages_keep_their_rows(any_database_url: str)
             command.downgrade(alembic_config(connection), "0017")
         assert "page" not in {c["name"] for c in inspect(engine).get_columns("conditions")}
         with engine.begin() as connection:
-            connection.execute(
-                text(
-                    "INSERT INTO projects (project_id, workflow_id, name, jurisdiction,"
-                    " resolution_title, applicant_name, applicant_email, project_manager_email,"
-                    " next_milestone_blockers, open_conditions, milestones, signoff_ready,"
-                    " planned, signoffs, departments, created_at, updated_at) VALUES ('OLD-1',"
-                    " 'project-OLD-1', 'Old project', 'cotati', '', '', '', '', 0, 1, '[]', 0,"
-                    " '{}', '[]', '[]', :at, :at)"
-                ),
-                {"at": datetime(2026, 1, 5, tzinfo=UTC)},
-            )
-            connection.execute(
-                text(
-                    "INSERT INTO conditions (project_id, number, position, department,"
-                    " department_key, text, gates, gate_source, kind, status, triggered,"
-                    " resolution_reason, evidence, comments, sub_items, related) VALUES"
-                    " ('OLD-1', '1', 0, 'Planning', 'planning', 'Pay the fees.', '[]', 'none',"
-                    " 'requirement', 'open', false, '', '[]', '[]', '[]', '[]')"
-                )
-            )
+            insert_old_condition(connection, "open")
         assert upgrade_schema(engine) == head_revision()
         assert differences(engine) == []
         with engine.connect() as connection:
