@@ -502,6 +502,9 @@ class IdempotencyRecord(Base):
     method: Mapped[str] = mapped_column(String(10))
     path: Mapped[str] = mapped_column(String(500))
     state: Mapped[str] = mapped_column(String(10))  # running | done
+    # The process serving a running first attempt ("<host>:<pid>:<start>", migration
+    # 0021): a retry that finds it gone takes the key over at once.
+    holder: Mapped[str | None] = mapped_column(String(200))
     status: Mapped[int | None] = mapped_column(Integer)
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)

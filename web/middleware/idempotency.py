@@ -10,7 +10,8 @@ session's account); a request without a key, or without a user, is served as bef
   the stored answer, marked `Idempotent-Replayed: true`, and nothing is acted on again.
 - The same key with a different request (another path or body) is refused, 422.
 - While the first is still being served, a second with the key gets 503 with
-  `Retry-After` (it is neither refused nor done).
+  `Retry-After` (it is neither refused nor done). A first attempt whose process died
+  (seen from the same host) or that is older than RUNNING_LEASE no longer holds the key.
 - An answer of 500 or more is not stored: such an answer left the outcome unknown (or
   nothing happened), so the retry runs again. What it sends to Temporal carries update
   ids made from the key (actions/idempotency.py), so even an update the first attempt
@@ -38,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from actions.idempotency import attempt
 from models.schema import IdempotencyRecord
+from operations.process_identity import holder_alive, this_process
 from web.context import SESSION_COOKIE, ctx_of
 from web.views.object_links import object_link
 
@@ -47,7 +49,8 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_KEY_LENGTH = 200
 KEEP_DAYS = 7
 # A first attempt still "running" after this long died with its process: a retry takes
-# the key over (a project import may legitimately run a minute).
+# the key over (a project import may legitimately run a minute). Sooner when the process
+# that claimed it is known to be gone (operations/process_identity.py).
 RUNNING_LEASE = timedelta(minutes=5)
 # Set-Cookie headers replayed with a stored answer: the one-minute flash message only
 # (never a session cookie: no credential is stored).
@@ -101,6 +104,7 @@ class IdempotencyStore:
                     method=method,
                     path=path[:500],
                     state="running",
+                    holder=this_process(),
                     created_at=started,
                 )
             )
@@ -112,11 +116,13 @@ class IdempotencyStore:
             record = session.get(IdempotencyRecord, (scope, key))
             if record is None:  # removed in between: claim it again
                 return self.begin(scope, key, fingerprint, method, path)
-            lapsed = record.state == "running" and _aware(record.created_at) < (
-                started - RUNNING_LEASE
+            lapsed = record.state == "running" and (
+                _aware(record.created_at) < started - RUNNING_LEASE
+                or not holder_alive(record.holder)
             )
             if lapsed and record.fingerprint == fingerprint:
                 record.created_at = started
+                record.holder = this_process()
                 session.commit()
                 return None
             session.expunge(record)

@@ -152,6 +152,49 @@ def test_a_retry_while_the_first_is_served_is_told_to_wait(settings: Settings) -
         assert count(settings, ApplicantLink) == 1
 
 
+def test_a_key_held_by_a_process_that_died_is_taken_over_at_once(settings: Settings) -> None:
+    """The web process serving the first attempt was killed (a crash, a restart): the
+    retry runs now, not after the five-minute lease, and acts once."""
+    import subprocess
+    import sys
+
+    from operations.process_identity import holder_alive, this_process
+
+    body = {"scope": "project", "scope_id": "P-1"}
+    with standalone_client(settings) as client:
+        auth = bearer(settings, PM)
+        user_id = Accounts(make_engine(settings.database_url)).get_user(PM).id  # type: ignore[union-attr]
+        client.post("/api/v1/links", json=body, headers={**auth, "Idempotency-Key": "probe"})
+        sessions = session_factory(make_engine(settings.database_url))
+        with sessions() as session:
+            fingerprint = session.get(IdempotencyRecord, (f"user:{user_id}", "probe")).fingerprint  # type: ignore[union-attr]
+        # A process of this host that claimed the key, then exited.
+        gone = subprocess.run(
+            [sys.executable, "-c", "from operations.process_identity import this_process as t;"
+             " print(t())"],
+            capture_output=True, text=True, check=True, cwd=Path(__file__).parents[3],
+        ).stdout.strip()  # fmt: skip
+        assert not holder_alive(gone) and holder_alive(this_process())
+        with sessions.begin() as session:
+            session.add(
+                IdempotencyRecord(
+                    scope=f"user:{user_id}", idem_key="orphan", fingerprint=fingerprint,
+                    method="POST", path="/api/v1/links", state="running", holder=gone,
+                    created_at=datetime.now(UTC),
+                )
+            )  # fmt: skip
+        answer = client.post(
+            "/api/v1/links", json=body, headers={**auth, "Idempotency-Key": "orphan"}
+        )
+        assert answer.status_code in (200, 201), answer.text
+        assert count(settings, ApplicantLink) == 2
+        again = client.post(
+            "/api/v1/links", json=body, headers={**auth, "Idempotency-Key": "orphan"}
+        )
+        assert again.headers["idempotent-replayed"] == "true"
+        assert count(settings, ApplicantLink) == 2
+
+
 async def test_a_form_is_the_same_request_whatever_its_boundary_or_token() -> None:
     # A browser resends a form with a new multipart boundary, and a page loaded again
     # carries a new CSRF token: still the same action. Another file is another request.
