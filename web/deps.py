@@ -159,6 +159,7 @@ async def jurisdiction_scope(request: Request) -> None:
         return
     roles, objects, user_id = found
     set_scope(roles)
+    request.state.city_roles = roles
     for _name, cities in objects:
         mine = [key for key in cities if key in roles]
         if not mine:
@@ -166,6 +167,16 @@ async def jurisdiction_scope(request: Request) -> None:
             raise HTTPException(404, "There is no such record.")
         role, department = roles[mine[0]]
         set_role_here(user_id, role, department)
+
+
+def city_roles(request: Request, user: CurrentUser) -> Roles:
+    """The requester's (role, department) in each of their cities, as the scope found
+    them for this request (web/queries/scope.roles_of)."""
+    found: Roles | None = getattr(request.state, "city_roles", None)
+    if found is None:
+        ctx = ctx_of(request)
+        found = roles_of(ctx.sessions, user.id, ctx.actions.city().key)
+    return found
 
 
 def _role_in(request: Request, user: CurrentUser, key: str) -> Principal:

@@ -8,10 +8,10 @@ from fastapi.responses import HTMLResponse
 from rules.access import require
 from rules.conditions.lifecycle import DEPARTMENTS
 from web.context import ctx_of, render
-from web.deps import staff_session
+from web.deps import city_roles, staff_session
 from web.queries import readmodel
 from web.queries.deadlines import deadlines
-from web.queries.inbox import inbox_for
+from web.queries.inbox_cities import inbox_in_cities
 
 router = APIRouter()
 # The first page shows the nearest deadlines of every kind; /deadlines lists them all.
@@ -47,11 +47,11 @@ def dashboard(request: Request) -> HTMLResponse:
         queue = readmodel.review_queue(
             db, queue_department, _int(params.get("queue_page")), size=rows
         )
-        inbox = inbox_for(
+        inbox = inbox_in_cities(
             db,
-            user.role,
+            city_roles(request, user),
+            (user.role, user.department),
             user.email,
-            user.department,
             ctx.today(),
             ctx.time_zone(),
             ctx.actions.cities.find,
@@ -82,11 +82,11 @@ def whole_inbox(request: Request) -> HTMLResponse:
     ctx = ctx_of(request)
     user = session.user
     with ctx.sessions() as db:
-        inbox = inbox_for(
+        inbox = inbox_in_cities(
             db,
-            user.role,
+            city_roles(request, user),
+            (user.role, user.department),
             user.email,
-            user.department,
             ctx.today(),
             ctx.time_zone(),
             ctx.actions.cities.find,

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Request
 from web.api.deps import ERRORS, User, require_read
 from web.auth.accounts import CurrentUser
 from web.context import ctx_of
-from web.queries.inbox import inbox_for
+from web.deps import city_roles
+from web.queries.inbox_cities import inbox_in_cities
 
 router = APIRouter()
 
@@ -26,11 +27,11 @@ def inbox(request: Request, user: CurrentUser = User) -> dict[str, Any]:
     require_read(user)
     ctx = ctx_of(request)
     with ctx.sessions() as db:
-        result = inbox_for(
+        result = inbox_in_cities(
             db,
-            user.role,
+            city_roles(request, user),
+            (user.role, user.department),
             user.email,
-            user.department,
             ctx.today(),
             ctx.time_zone(),
             ctx.actions.cities.find,

@@ -1,0 +1,56 @@
+"""The inbox of a person with different roles in different cities gives each city's
+share by their role there: an engineer at home who is the planning manager of another
+city sees that city's projects' milestones (a planning manager's share) and not their
+home city's (an engineer's share has none), each item once, nearest first."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from models.database import make_engine, session_factory, upgrade_schema
+from models.schema import Project
+from models.scope import scoped
+from web.queries.inbox_cities import inbox_in_cities
+
+NOW = datetime.now(UTC)
+TODAY = NOW.date()
+
+
+def project(project_id: str, city: str, days: int) -> Project:
+    return Project(
+        project_id=project_id, workflow_id=f"project-{project_id}", name=project_id,
+        jurisdiction=city, next_milestone="building_permit", next_milestone_blockers=2,
+        urgent_target=(TODAY + timedelta(days=days)).isoformat(), created_at=NOW,
+        updated_at=NOW,
+    )  # fmt: skip
+
+
+def test_each_city_gives_its_share_by_the_role_held_there(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'app.db'}")
+    upgrade_schema(engine)
+    with session_factory(engine).begin() as db:
+        db.add_all([project("HOME-1", "cotati", 5), project("SEB-1", "sebastopol", 9)])
+        db.add(project("SEB-2", "sebastopol", 3))
+    roles = {"cotati": ("engineering", ""), "sebastopol": ("planning_manager", "")}
+    with scoped(roles), session_factory(engine)() as db:
+        inbox = inbox_in_cities(
+            db, roles, ("engineering", ""), "p@firm.example", TODAY, "America/Los_Angeles"
+        )
+        one_role = inbox_in_cities(
+            db,
+            {key: ("planning_manager", "") for key in roles},
+            ("engineering", ""),
+            "p@firm.example",
+            TODAY,
+            "America/Los_Angeles",
+        )
+    milestones = [i.href for i in inbox.items if i.kind == "milestone"]
+    assert milestones == ["/projects/SEB-2", "/projects/SEB-1"]
+    assert any(cover.endswith("(sebastopol)") for cover in inbox.sections), inbox.sections
+    # The same role everywhere: one inbox over both cities, as before.
+    assert [i.href for i in one_role.items if i.kind == "milestone"] == [
+        "/projects/SEB-2",
+        "/projects/HOME-1",
+        "/projects/SEB-1",
+    ]
