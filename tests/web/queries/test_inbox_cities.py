@@ -54,3 +54,25 @@ def test_each_city_gives_its_share_by_the_role_held_there(tmp_path: Path) -> Non
         "/projects/HOME-1",
         "/projects/SEB-1",
     ]
+
+
+def test_the_api_says_the_role_held_in_each_city(tmp_path: Path) -> None:
+    from tests.web.standalone import add_user, standalone_client, standalone_settings
+    from web.auth.accounts import Accounts
+    from web.queries.scope import grant
+
+    settings = standalone_settings(tmp_path)
+    add_user(settings, "p@firm.example", "engineering")
+    engine = make_engine(settings.database_url)
+    accounts = Accounts(engine)
+    user = accounts.get_user("p@firm.example")
+    assert user is not None
+    grant(session_factory(engine), user.id, "cotati", "engineering")
+    grant(session_factory(engine), user.id, "sebastopol", "planning_manager")
+    token = accounts.new_api_token("p@firm.example")
+    with standalone_client(settings) as client:
+        me = client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).json()
+    assert me["cities"] == {
+        "cotati": {"role": "engineering", "department": ""},
+        "sebastopol": {"role": "planning_manager", "department": ""},
+    }

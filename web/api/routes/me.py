@@ -17,8 +17,14 @@ router = APIRouter()
 
 
 @router.get("/me")
-def me(user: CurrentUser = User) -> dict[str, Any]:
-    return dataclasses.asdict(user)
+def me(request: Request, user: CurrentUser = User) -> dict[str, Any]:
+    """The account, and its role in each of its cities (`cities`: key -> role and
+    department), which is what each city's records are acted on and listed by."""
+    cities = {
+        key: {"role": role, "department": department}
+        for key, (role, department) in sorted(city_roles(request, user).items())
+    }
+    return {**dataclasses.asdict(user), "cities": cities}
 
 
 @router.get("/inbox", responses=ERRORS)
