@@ -86,7 +86,45 @@ def repair_numbers(lines: Sequence[str]) -> tuple[list[str], dict[str, tuple[str
         out[i] = f"{n}. {line[hit.end() :]}"
         repaired[str(n)] = (line[: hit.end()].strip(), True)
         last = n
+    _fill_gaps(out, repaired)
     return out, repaired
+
+
+# A line-start token OCR made of a number: digits and the characters Tesseract takes for
+# them or drops into them ("9/7." for 57, "423," for 123), then a sentence.
+_GARBLED = re.compile(r"^(?P<tok>[0-9lI|!OoQSGBZ/\\'`]{1,4})\s?(?P<p>[.,])(?=\s+[A-Z\"(])")
+
+
+def _fill_gaps(out: list[str], repaired: dict[str, tuple[str, bool]]) -> None:
+    """Numbers lost between two read ones, where exactly as many sentences start with a
+    garbled number in between: "56.", "9/7.", "98.", "59." reads 57 and 58 (the real 98
+    is in its own place). Only a token as long as the number it stands for counts, never
+    one already passed (a list "1.", "2." inside the condition above), and only for
+    numbers printed nowhere."""
+    sequence: list[tuple[int, int]] = []  # (line, number) of the numbers read, in order
+    for i, line in enumerate(out):
+        m = re.match(r"(\d{1,3})\.\s", line)
+        if m and (not sequence or sequence[-1][1] < int(m.group(1)) <= sequence[-1][1] + 5):
+            sequence.append((i, int(m.group(1))))
+    printed = {int(m.group(1)) for line in out if (m := re.match(r"(\d{1,3})\.\s", line))}
+    for (i, a), (j, b) in zip(sequence, sequence[1:], strict=False):
+        lost = list(range(a + 1, b))
+        garbled = [
+            (k, hit)
+            for k in range(i + 1, j)
+            if (hit := _GARBLED.match(out[k])) is not None and not _heading(out[k][hit.end() :])
+        ]
+        if not lost or len(garbled) != len(lost):
+            continue
+        tokens = [hit.group("tok") for _, hit in garbled]
+        if any(
+            n in printed or len(tok) < len(str(n)) or (tok.isdigit() and int(tok) <= a)
+            for tok, n in zip(tokens, lost, strict=True)
+        ):
+            continue  # a list inside the condition above ("1.", "2."), not lost numbers
+        for (k, hit), n in zip(garbled, lost, strict=True):
+            repaired[str(n)] = (out[k][: hit.end()].strip(), True)
+            out[k] = f"{n}.{out[k][hit.end() :]}"
 
 
 # Digits Tesseract takes for one another in a skewed or specked scan.

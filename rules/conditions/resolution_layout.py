@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rules.conditions.condition_headings import caps, heading_shape
 from rules.conditions.condition_labels import TERMINAL, starts_with_label
+from rules.conditions.page_furniture import continues
 
 # ------------------------------------------------------------------ normalisation
 
@@ -38,7 +39,9 @@ def strip_markers(text: str) -> list[str]:
 
 
 def drop_running_lines(lines: list[str]) -> list[str]:
-    """Remove running headers/footers: a short line printed on several pages."""
+    """Remove running headers/footers: a short line printed on several pages. Where such a
+    line carries on the sentence above it, it is the words of a condition (a formula's
+    wrapped tail, "satisfaction of the City Engineer.") and stays."""
     counts = Counter(lines)
     running = {
         line
@@ -47,7 +50,12 @@ def drop_running_lines(lines: list[str]) -> list[str]:
         and not starts_with_label(line)
         and (n >= 3 or (n >= 2 and _HEADERISH.search(line) and re.search(r"\d", line)))
     }
-    return [line for line in lines if line not in running]
+    out: list[str] = []
+    for line in lines:
+        above = next((kept for kept in reversed(out) if kept.strip()), "")
+        if line not in running or continues(above, line):
+            out.append(line)
+    return out
 
 
 # ------------------------------------------------------------------ the section

@@ -407,6 +407,43 @@ def test_running_headers_footers_and_page_numbers_are_not_content() -> None:
     assert all(c.department in (None, "Planning Division") for c in parsed.conditions)
 
 
+def test_a_wrapped_line_that_recurs_near_page_ends_is_kept_as_the_conditions_words() -> None:
+    """Resolutions repeat their formulas ("... to the satisfaction of the City Engineer."),
+    so the same wrapped tail often falls in the top or bottom lines of many pages; it is
+    the condition's words, not a running footer: only a line at the same place on page
+    after page is furniture."""
+    pages = []
+    number = 0
+    for n in range(1, 13):
+        body = []
+        for k in range(3 + n % 3):  # a varying number of conditions: the tail moves
+            number += 1
+            body.append(
+                f"{number}. The developer shall repair the curb along the entire frontage to the"
+                if k % 2 == 0
+                else f"{number}. The applicant shall pay the fees before the permit."
+            )
+            if k % 2 == 0:
+                body.append("satisfaction of the City Engineer.")
+        first = (
+            ""
+            if n > 1
+            else (
+                "RESOLUTION OF THE CITY COUNCIL APPROVING A MAP\n"
+                "The following conditions of approval apply:\n"
+            )
+        )
+        pages.append(f"Resolution No. 2026-40\n{first}" + "\n".join(body) + f"\nPage {n} of 12")
+    cleaned = remove_furniture(pages)
+    assert all("Resolution No." not in p and "Page " not in p for p in cleaned)
+    parsed = parse_resolution(pages)
+    assert len(parsed.conditions) == number
+    repairs = [c for c in parsed.conditions if "curb" in c.text]
+    assert repairs and all(
+        c.text.endswith("to the satisfaction of the City Engineer.") for c in repairs
+    ), [c.text for c in repairs if not c.text.endswith("Engineer.")][:3]
+
+
 @pytest.mark.parametrize(
     ("printed", "read"),
     [("14.) The", "14. The"), ("14 .) The", "14. The"), ("(14). The", "14. The")],
@@ -423,6 +460,40 @@ def test_a_damaged_number_is_repaired_only_where_the_sequence_expects_it() -> No
     # a roman section heading is no condition, and a number printed elsewhere is not taken
     lines = ["9. A.", "10. B.", "II. PRIOR TO OCCUPANCY", "11. C.", "12. D."]
     assert repair_numbers(lines)[0] == lines
+
+
+def test_numbers_garbled_past_reading_are_read_by_the_count_of_the_gap() -> None:
+    """Between 56 and 59 two sentences start with what OCR made of 57 and 58 ("9/7.",
+    and "98." though the real 98 is further on): they are 57 and 58, flagged as damaged.
+    A list inside a condition is never taken for lost numbers."""
+    lines = [
+        *(f"{n}. Condition {n} text." for n in range(50, 57)),
+        "9/7. Fire hydrants shall be installed and tested prior to final inspection.",
+        "98. This condition shall not apply if the site is served by the public sewer.",
+        "59. Street trees shall be planted upon completion of construction.",
+        "98. The real ninety-eighth is in its own place.",
+    ]
+    fixed, printed = repair_numbers(lines)
+    assert fixed[7].startswith("57. Fire hydrants") and fixed[8].startswith("58. This condition")
+    assert printed["57"] == ("9/7.", True) and printed["58"] == ("98.", True)
+    assert fixed[10] == lines[10]
+    listed = ["4. The applicant shall provide:", "1. A site plan.", "2. A survey.", "7. Fees."]
+    listed = [*(f"{n}. C{n}." for n in (1, 2, 3)), *listed]
+    assert repair_numbers(listed)[0] == listed
+
+
+def test_an_ocr_damaged_page_footer_is_not_content() -> None:
+    pages = [
+        "RESOLUTION OF THE CITY COUNCIL APPROVING A MAP\n"
+        "The following conditions of approval apply:\n1. The use shall be indoors.\n"
+        "Page 1.of 2",
+        "2. Signs shall be approved by the Planning Director.\nPage 2. of 2",
+    ]
+    parsed = parse_resolution(pages)
+    assert [c.text for c in parsed.conditions] == [
+        "The use shall be indoors.",
+        "Signs shall be approved by the Planning Director.",
+    ]
 
 
 def test_the_jurisdictions_own_names_route_the_department() -> None:
