@@ -36,7 +36,7 @@ _STRONG_DEPARTMENT = re.compile(
     r"\b(?:department|division|district|agency|bureau|office|commission|authority|services)\b",
     re.I,
 )
-_PHONE = re.compile(
+PHONE = re.compile(
     r"\s*(?:[-\u2013\u2014|,:]\s*)?(?:(?:phone|tel\.?|telephone|ph\.?)\s*:?\s*)?"
     r"\(?\b\d{3}\)?[\s.-]*\d{3}[\s.-]\d{4}\b.*$",
     re.I,
@@ -44,6 +44,13 @@ _PHONE = re.compile(
 _MILESTONE_OPENER = re.compile(
     r"^(?:prior to|before|during|after|upon|at the time of|until)\b", re.I
 )
+
+
+def section_heading(line: str) -> bool:
+    """A heading that orders the conditions under it ("PRIOR TO OCCUPANCY", "GENERAL"):
+    a resolution repeats these under each department, and none is a running header."""
+    body = line.strip().rstrip(":")
+    return bool(body) and (bool(_MILESTONE_OPENER.match(body)) or is_topic(body))
 
 
 def caps(text: str) -> bool:
@@ -84,7 +91,7 @@ def heading_shape(line: str, numbered: bool = False) -> str | None:
 
 
 def clean_heading(text: str) -> str:
-    text = _PHONE.sub("", text).strip()
+    text = PHONE.sub("", text).strip()
     return text.rstrip(" :-\u2013\u2014|,").strip()
 
 
@@ -145,7 +152,7 @@ def _heading_kind(body: str, ms: MilestoneSet, have_department: bool) -> str:
         return "section"
     if is_topic(body):
         return "section"
-    if _PHONE.search(body):
+    if PHONE.search(body):
         return "department"
     if ms.detect(body, heading=True) and not _STRONG_DEPARTMENT.search(body):
         return "section"  # "GRADING PERMIT", "Final Map Requirements"

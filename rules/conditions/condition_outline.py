@@ -113,16 +113,26 @@ class OutlineReader:
         self.section: str | None = None
         self.section_gates: list[str] = []
         self.heading_gates: list[str] = []
+        # A milestone heading over the departments that follow it: (its name, its gates).
+        self.over_departments: tuple[str, list[str]] | None = None
         self.preamble_target = "global"
         self.preamble: list[str] = []
 
     # -- headings and preambles
 
     def department_heading(self, name: str) -> None:
+        """A department's conditions. Under a milestone heading that no condition followed
+        before the department did ("PRIOR TO OCCUPANCY" / "PLANNING" / ... / "FIRE"), the
+        resolution is ordered by milestone: each department under it keeps its gate."""
+        if self.heading_gates and self.in_section == 0 and self.section is not None:
+            self.over_departments = (self.section, list(self.section_gates))
         self.current = None
         self.department = name
         self.department_gates = self.ms.default_for_department(name)
         self.section, self.section_gates, self.heading_gates = None, [], []
+        if self.over_departments is not None:
+            self.section, self.section_gates = self.over_departments[0], [*self.over_departments[1]]
+        self.in_section = 0
         self.preamble_target, self.preamble = "department", []
 
     def section_heading(self, name: str, top_level: bool = False, labelled: bool = False) -> None:
@@ -136,6 +146,10 @@ class OutlineReader:
         self.current = None
         self.section = name
         self.heading_gates = self.ms.detect(name, heading=True)
+        if self.heading_gates or top_level or labelled:
+            # Another milestone (or a top-level part) ends the one over the departments; a
+            # department's own title-case subsection does not.
+            self.over_departments = None
         self.in_section = 0
         if labelled:
             self.department, self.department_gates = None, []

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from rules.conditions.condition_headings import caps, heading_shape
+from rules.conditions.condition_headings import PHONE, caps, heading_shape, section_heading
 from rules.conditions.condition_labels import TERMINAL, starts_with_label
 from rules.conditions.page_furniture import continues
 
@@ -41,21 +41,39 @@ def strip_markers(text: str) -> list[str]:
 def drop_running_lines(lines: list[str]) -> list[str]:
     """Remove running headers/footers: a short line printed on several pages. Where such a
     line carries on the sentence above it, it is the words of a condition (a formula's
-    wrapped tail, "satisfaction of the City Engineer.") and stays."""
+    wrapped tail, "satisfaction of the City Engineer.") and stays; so do the section
+    headings a resolution repeats under each department ("PRIOR TO OCCUPANCY")."""
     counts = Counter(lines)
     running = {
         line
         for line, n in counts.items()
         if len(line) <= 100
         and not starts_with_label(line)
+        and not section_heading(line)
         and (n >= 3 or (n >= 2 and _HEADERISH.search(line) and re.search(r"\d", line)))
     }
     out: list[str] = []
-    for line in lines:
+    for i, line in enumerate(lines):
         above = next((kept for kept in reversed(out) if kept.strip()), "")
-        if line not in running or continues(above, line):
+        if line not in running or continues(above, line) or _heads_conditions(lines, i):
             out.append(line)
     return out
+
+
+def _heads_conditions(lines: list[str], i: int) -> bool:
+    """A department or section heading over the conditions that follow it (directly, or
+    after one more heading): a resolution ordered by milestone repeats its departments'
+    names under each one. A running header carries a page, a date or "Resolution No.";
+    a department's phone number does not count."""
+    line = lines[i]
+    if heading_shape(line) is None or _HEADERISH.search(line):
+        return False
+    if any(c.isdigit() for c in PHONE.sub("", line)):
+        return False
+    after = lines[i + 1 : i + 3]
+    if after and starts_with_label(after[0]):
+        return True
+    return len(after) == 2 and heading_shape(after[0]) is not None and starts_with_label(after[1])
 
 
 # ------------------------------------------------------------------ the section

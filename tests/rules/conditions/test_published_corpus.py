@@ -496,6 +496,37 @@ def test_an_ocr_damaged_page_footer_is_not_content() -> None:
     ]
 
 
+MILESTONES = ("PRIOR TO ISSUANCE OF A BUILDING PERMIT", "PRIOR TO OCCUPANCY", "PRIOR TO FINAL MAP")
+DEPARTMENTS_PRINTED = ("PLANNING DIVISION", "ENGINEERING DIVISION (707) 555-0101", "FIRE DISTRICT")
+GATE_OF = {MILESTONES[0]: "building_permit", MILESTONES[1]: "occupancy", MILESTONES[2]: "final_map"}
+HEAD = (
+    "RESOLUTION NO. 2026-12\nA RESOLUTION OF THE CITY COUNCIL APPROVING A TENTATIVE MAP\n"
+    "The following conditions of approval apply:\n"
+)
+
+
+@pytest.mark.parametrize("milestone_first", [False, True], ids=["by department", "by milestone"])
+def test_headings_repeated_under_each_part_keep_their_departments_and_gates(
+    milestone_first: bool,
+) -> None:
+    """Resolutions repeat their headings: the same milestones under each department, or the
+    same departments under each milestone. Neither is a running header: every condition
+    keeps its department and its gate."""
+    outer, inner = (MILESTONES, DEPARTMENTS_PRINTED) if milestone_first else (
+        DEPARTMENTS_PRINTED, MILESTONES
+    )  # fmt: skip
+    lines, expected, n = [], [], 0
+    for a in outer:
+        lines.append(a)
+        for b in inner:
+            n += 1
+            lines += [b, f"{n}. The applicant shall complete item {n} of the work."]
+            department, milestone = (b, a) if milestone_first else (a, b)
+            expected.append((department.split(" (")[0], GATE_OF[milestone]))
+    parsed = parse_resolution(HEAD + "\n".join(lines))
+    assert [(c.department, c.gates[0]) for c in parsed.conditions] == expected
+
+
 def test_the_jurisdictions_own_names_route_the_department() -> None:
     words = "to the satisfaction of the Rancho Adobe Fire Protection District"
     assert department_in_words(words) is None
