@@ -84,20 +84,30 @@ def text_of(msg: EmailMessage) -> str:
     return str(part.get_content())
 
 
-def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterhead(
-    engine: Engine, tmp_path: Path
-) -> None:
+def letter_from_saved_city(
+    engine: Engine, tmp_path: Path, kind: str, notice_key: str
+) -> tuple[NoticeActivities, dict[str, Any], EmailMessage]:
+    """A letter of `kind` sent by the sample city, saved once by its administrator."""
     acts = activities(engine, tmp_path)
     doc = sample()
     save_version(engine, doc, 1)
-    msg = sent(acts, in_city(make_request("reminder"), doc["key"], "APP-1/reminder:a"))
+    return acts, doc, sent(acts, in_city(make_request(kind), doc["key"], notice_key))
+
+
+def opens_with_letterhead(text: str, doc: dict[str, Any]) -> bool:
+    """A text-only mail reader sees the city's letterhead first."""
+    return text.splitlines()[: len(doc["letterhead"])] == list(doc["letterhead"])
+
+
+def test_a_city_set_up_in_the_app_sends_with_its_own_sender_reply_to_and_letterhead(
+    engine: Engine, tmp_path: Path
+) -> None:
+    acts, doc, msg = letter_from_saved_city(engine, tmp_path, "reminder", "APP-1/reminder:a")
     assert msg["From"] == doc["contacts"]["mail_from"]
     assert msg["Reply-To"] == doc["contacts"]["reply_to_email"]
     html = html_of(msg)
     assert all(line in html for line in doc["letterhead"])
-    # A text-only mail reader sees the same letterhead, at the top.
-    text = text_of(msg)
-    assert text.splitlines()[: len(doc["letterhead"])] == doc["letterhead"]
+    assert opens_with_letterhead(text_of(msg), doc)
 
     # The administrator changes the sender: the next letter says so, a version in effect
     # only next month changes nothing yet, and the letter already sent is not sent again.
@@ -126,13 +136,11 @@ def test_a_shipped_city_with_no_saved_version_keeps_its_file(
 def test_a_formal_letter_opens_with_the_letterhead_once_instead_of_the_plain_heading(
     engine: Engine, tmp_path: Path
 ) -> None:
-    acts = activities(engine, tmp_path)
-    doc = sample()
-    save_version(engine, doc, 1)
-    req = in_city(make_request("incompleteness_notice"), doc["key"], "APP-1/incomplete:a")
-    msg = sent(acts, req)
+    _, doc, msg = letter_from_saved_city(
+        engine, tmp_path, "incompleteness_notice", "APP-1/incomplete:a"
+    )
     text, html = text_of(msg), html_of(msg)
-    assert text.splitlines()[: len(doc["letterhead"])] == doc["letterhead"]
+    assert opens_with_letterhead(text, doc)
     # The letterhead replaces the "<city> / Planning Department" heading, not doubles it.
     assert doc["name"] + "\nPlanning Department" not in text
     assert "<strong>" + doc["name"] + "</strong><br>Planning Department" not in html
