@@ -32,7 +32,8 @@ from models.shot_clock import (
 )
 from models.workflow_ids import shot_clock_workflow_id
 from settings import Settings, load_settings
-from stack.temporal_server import DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import DevServer
 from worker import WORKFLOW_RUNNER, build_worker, ensure_search_attributes
 from workflows.shot_clock import ShotClockWorkflow
 

@@ -23,7 +23,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from activities.mail import NOTICE_KEY_HEADER
-from stack.temporal_server import free_port, port_open
+from stack.ports import free_port, port_open
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _HEADERS = BytesHeaderParser(policy=policy.default)

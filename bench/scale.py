@@ -66,7 +66,8 @@ from bench.run_all import Figure, machine, print_figures, table, write
 from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from models.workflow_ids import shot_clock_workflow_id
-from stack.temporal_server import DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import DevServer
 from worker import WORKFLOW_RUNNER
 from workflows.shot_clock import ShotClockWorkflow
 from workflows.shot_clock_support import ClockState

@@ -27,7 +27,8 @@ from bench.harness import application
 from bench.processes import WorkerProcess
 from models.shot_clock import ApplicantUploadInput, ClockEvent, ShotClockInput
 from models.workflow_ids import shot_clock_workflow_id
-from stack.temporal_server import DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import DevServer
 from workflows.shot_clock import ShotClockWorkflow
 
 DEFAULT_TIMEOUTS = (10, 60, 120, 300)

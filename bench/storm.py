@@ -96,7 +96,8 @@ from models.database import make_engine
 from models.shot_clock import ClockEvent, ShotClockInput
 from rules.kernel.alerts import SEND_AT
 from rules.shot_clock.outcomes import TERMINAL_STATUSES
-from stack.temporal_server import GO_RUNTIME_DEFAULTS, SQLITE_PRAGMAS, DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import GO_RUNTIME_DEFAULTS, SQLITE_PRAGMAS, DevServer
 from workflows.shot_clock_support import ClockState
 
 WARM_CLOCKS = 100  # opened first to measure the open rate

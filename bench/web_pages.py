@@ -41,7 +41,7 @@ from bench.run_all import machine
 from bench.web_seed import SeedReport, SeedSize, seed
 from models.database import make_engine
 from models.schema import Base, Project
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from web.auth.accounts import Accounts
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -33,11 +33,11 @@ from stack.demo import (
     load_project_demo,
     load_second_project_demo,
 )
+from stack.ports import port_open
 from stack.temporal_server import (
     DevServer,
     command_line,
     listening_pid,
-    port_open,
     stale_dev_server,
     stop_stale,
 )

@@ -18,7 +18,6 @@ import os
 import pwd
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,8 @@ from types import TracebackType
 import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
+
+from stack.ports import free_port
 
 # initdb and postgres refuse to run as root; CI runs as root, so they run as this user.
 SERVER_USER = "postgres"
@@ -66,12 +67,6 @@ def find_pg_bin_dir() -> Path | None:
         return tuple(int(part) for part in re.findall(r"\d+", path.parent.name)) or (0,)
 
     return max(candidates, key=version)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def running_as_root() -> bool:

@@ -8,7 +8,6 @@ import ctypes
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from settings import SEARCH_ATTRIBUTES
+from stack.ports import port_open
 
 # Dynamic config that lets tests skip time per workflow (the dev server's per-workflow
 # time skipping: a timer fires as soon as nothing else is pending).
@@ -76,18 +76,6 @@ def temporal_binary() -> Path:
             "(make setup)"
         )
     return Path(found)
-
-
-def port_open(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex((host, port)) == 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class DevServer:

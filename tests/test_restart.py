@@ -41,7 +41,8 @@ from temporalio.testing import TimeSkipper, TimeSkippingConfig
 from models.database import make_engine, session_factory
 from models.schema import Application
 from settings import Settings
-from stack.temporal_server import TIME_SKIPPING_ARGS, DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import TIME_SKIPPING_ARGS, DevServer
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker, ensure_search_attributes
 

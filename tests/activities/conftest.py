@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import Engine
 
 from models.database import make_engine
-from tests.activities.smtp_server import Collector, free_port, start_smtp
+from stack.ports import free_port
+from tests.activities.smtp_server import Collector, start_smtp
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import email
-import socket
 from email import policy
 from email.message import EmailMessage
 from typing import Any
@@ -31,12 +30,6 @@ class Collector:
 
     def for_key(self, key: str) -> list[tuple[list[str], EmailMessage]]:
         return [(r, m) for r, m in self.messages if m[NOTICE_KEY_HEADER] == key]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_smtp(port: int) -> tuple[Controller, Collector]:

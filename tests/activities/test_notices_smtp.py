@@ -19,8 +19,9 @@ from models.shot_clock import NoticeRequest
 from notices.filters import letterdate
 from notices.render import NoticeRenderer
 from rules.kernel.citations import citation_title
+from stack.ports import free_port
 from tests.activities.fixtures import NOTICE_KINDS, SCRIPT, make_request
-from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, free_port, start_smtp
+from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, start_smtp
 
 
 def notice_row(engine: Engine, key: str) -> Notice | None:

@@ -18,8 +18,9 @@ from activities.operator_alerts import OperatorAlerts, alert_key_for
 from models.database import session_factory
 from models.schema import Notice, OperatorAlert
 from notices.render import NoticeRenderer
+from stack.ports import free_port
 from tests.activities.fixtures import make_request
-from tests.activities.smtp_server import free_port, start_smtp
+from tests.activities.smtp_server import start_smtp
 
 OPERATOR = "ops@cotati.example"
 

@@ -20,6 +20,7 @@ from models.database import session_factory
 from models.schema import Notice
 from notices.project import PROJECT_NOTICE_KINDS
 from notices.render import NoticeRenderer
+from stack.ports import free_port
 from tests.activities.fixtures import make_request
 from tests.activities.project_fixtures import (
     APPLICANT,
@@ -32,7 +33,7 @@ from tests.activities.project_fixtures import (
     make_project_request,
     recipients,
 )
-from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, free_port, start_smtp
+from tests.activities.smtp_server import CITY_FROM, MAIL_FROM, Collector, start_smtp
 from tests.activities.test_notices_smtp import notice_row, parts
 from tests.notices.milestones import use_keys_only_milestones
 from tests.notices.test_project import EXPECTED_SUBJECTS

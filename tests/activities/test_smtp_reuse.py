@@ -20,8 +20,9 @@ from models.database import session_factory
 from models.schema import Notice
 from models.shot_clock import NoticeRequest
 from notices.render import NoticeRenderer
+from stack.ports import free_port
 from tests.activities.fixtures import PLANNER, SUPERVISOR, make_request
-from tests.activities.smtp_server import MAIL_FROM, Collector, free_port
+from tests.activities.smtp_server import MAIL_FROM, Collector
 
 
 class ConnectionCollector(Collector):

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.browser.harness import (
     ACTION_TIMEOUT_MS,
     CHROMIUM,

@@ -21,7 +21,7 @@ import psutil
 from playwright.async_api import expect
 
 from settings import PROJECT_ROOT
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.cli.runner import COMMAND, Result, clean_env, clearance
 from tests.database import fresh_database, suite_server_url
 

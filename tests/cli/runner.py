@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from settings import PROJECT_ROOT
-from stack.temporal_server import DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import DevServer
 from tests.database import fresh_database, suite_server_url
 
 SCRIPT = Path(sys.executable).parent / "clearance"

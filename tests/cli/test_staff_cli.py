@@ -28,7 +28,7 @@ from models.schema import Application
 from models.workflow_ids import shot_clock_workflow_id
 from rules.kernel.jurisdictions import jurisdiction
 from rules.shot_clock.engine import compute_json
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.cli.runner import Stack, assert_one_line_error, clean_env, clearance, running_stack
 from tests.cli.test_clock_compute import CONTRACT_KEYS
 

@@ -28,7 +28,8 @@ from models.database import make_engine, session_factory
 from models.schema import Notice
 from models.shot_clock import ClockEvent, ShotClockInput
 from models.workflow_ids import shot_clock_workflow_id
-from stack.temporal_server import TIME_SKIPPING_ARGS, DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import TIME_SKIPPING_ARGS, DevServer
 from tests.workflows.clock_helpers import application
 from workflows.shot_clock import ShotClockWorkflow
 from workflows.shot_clock_support import ClockState

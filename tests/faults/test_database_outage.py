@@ -22,8 +22,8 @@ from models.database import session_factory
 from models.schema import Application, ClockEventRow
 from models.shot_clock import NonTollingEventInput
 from models.workflow_ids import shot_clock_workflow_id
+from stack.ports import port_open
 from stack.postgres import PostgresCluster, find_pg_bin_dir
-from stack.temporal_server import port_open
 from tests.faults.stack import (
     check_exactly_once,
     clock_count,

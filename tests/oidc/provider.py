@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.real_parts import missing
 
 HERE = Path(__file__).resolve().parent

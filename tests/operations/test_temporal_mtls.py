@@ -30,7 +30,8 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import TLSConfig
 
 from settings import Settings, load_settings
-from stack.temporal_server import DevServer, free_port
+from stack.ports import free_port
+from stack.temporal_server import DevServer
 from worker import connect
 
 SERVER_NAME = "temporal"  # the name the app verifies, as with docker-compose.mtls.yml

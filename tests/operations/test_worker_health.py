@@ -17,7 +17,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from models.database import make_engine, write_probe
 from operations.worker_health import WorkerHealth
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.workflows.clock_helpers import settings_for_test
 from worker import build_worker
 

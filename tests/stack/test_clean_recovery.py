@@ -16,7 +16,8 @@ import pytest
 
 from settings import load_settings
 from stack.embedded import PID_FILE_NAME, PortInUse, stop_stale_server
-from stack.temporal_server import DevServer, alive, free_port, port_open
+from stack.ports import free_port, port_open
+from stack.temporal_server import DevServer, alive
 from tests.cli.runner import COMMAND, clean_env
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

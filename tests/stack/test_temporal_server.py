@@ -9,11 +9,11 @@ from pathlib import Path
 from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
 
+from stack.ports import free_port
 from stack.temporal_server import (
     DYNAMIC_CONFIG,
     GO_RUNTIME_DEFAULTS,
     DevServer,
-    free_port,
     server_environment,
 )
 

@@ -87,7 +87,7 @@ def test_clearance_web_serves_and_stops(tmp_path: Path) -> None:
 
     import httpx
 
-    from stack.temporal_server import free_port
+    from stack.ports import free_port
     from tests.cli.runner import COMMAND
 
     port = free_port()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.cli.runner import COMMAND, clean_env, clearance
 
 EMAIL = "planner@city.example"

@@ -18,7 +18,8 @@ from activities.notices import NoticeActivities
 from models.database import make_engine
 from notices.render import NoticeRenderer
 from settings import Settings
-from tests.activities.smtp_server import free_port, start_smtp
+from stack.ports import free_port
+from tests.activities.smtp_server import start_smtp
 from tests.workflows.clock_helpers import settings_for_test
 from worker import build_worker
 

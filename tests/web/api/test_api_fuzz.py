@@ -36,7 +36,7 @@ from sqlalchemy import select
 from models.database import make_engine
 from models.schema import Base
 from settings import Settings
-from stack.temporal_server import free_port
+from stack.ports import free_port
 from tests.web.helpers import Stackish
 from web.app import create_app
 from web.auth.accounts import Accounts
