@@ -280,3 +280,22 @@ def test_a_person_holds_a_different_role_in_each_city(world: Any) -> None:
         refused = person.get("/admin/jurisdictions/cotati")
         assert refused.status_code == 403 and "project manager" in refused.text
         assert "ISO-APP-1" in person.get("/applications").text  # both cities' lists
+
+
+def test_the_dashboards_review_queue_follows_the_role_held_in_each_city(world: Any) -> None:
+    client, _ = world
+    settings = client.app.state.ctx.settings
+    add_user(settings, "reviewer@firm.example", "planning_manager")
+    sessions = session_factory(make_engine(settings.database_url))
+    with sessions() as s:
+        user_id = s.query(User).filter_by(email="reviewer@firm.example").one().id
+    grant(sessions, user_id, "cotati", "department_reviewer", "engineering")
+    grant(sessions, user_id, "sebastopol", "planning_manager")
+    with standalone_client(settings) as person:
+        assert log_in(person, "reviewer@firm.example").status_code == 303
+        page = person.get("/")
+    assert page.status_code == 200
+    assert (
+        "My review queues: Public Works / Engineering (City of Cotati); "
+        "all departments (City of Sebastopol (test city))"
+    ) in page.text

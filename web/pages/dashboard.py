@@ -11,7 +11,7 @@ from web.context import ctx_of, render
 from web.deps import city_roles, staff_session
 from web.queries import readmodel
 from web.queries.deadlines import deadlines
-from web.queries.inbox_cities import inbox_in_cities
+from web.queries.inbox_cities import inbox_in_cities, review_queue_in_cities
 
 router = APIRouter()
 # The first page shows the nearest deadlines of every kind; /deadlines lists them all.
@@ -37,19 +37,24 @@ def dashboard(request: Request) -> HTMLResponse:
     ctx = ctx_of(request)
     params = request.query_params
     user = session.user
-    queue_department = user.department if user.role == "department_reviewer" else None
     rows = DASHBOARD_ROWS
+    roles = city_roles(request, user)
     with ctx.sessions() as db:
         clocks = readmodel.clocks(db, ctx.today, _int(params.get("clocks_page")), size=rows)
         projects = readmodel.projects(
             db, _int(params.get("projects_page")), params.get("q", ""), listing=True, size=rows
         )
-        queue = readmodel.review_queue(
-            db, queue_department, _int(params.get("queue_page")), size=rows
+        queue = review_queue_in_cities(
+            db,
+            roles,
+            (user.role, user.department),
+            _int(params.get("queue_page")),
+            rows,
+            ctx.actions.cities.find,
         )
         inbox = inbox_in_cities(
             db,
-            city_roles(request, user),
+            roles,
             (user.role, user.department),
             user.email,
             ctx.today(),
@@ -63,12 +68,13 @@ def dashboard(request: Request) -> HTMLResponse:
         session=session,
         clocks=clocks,
         projects=projects,
-        queue=queue,
+        queue=queue.page,
+        queue_shares=queue.shares,
         inbox=inbox,
         inbox_limit=DASHBOARD_INBOX,
         inbox_capped=inbox.capped,
         deadlines=upcoming,
-        queue_department=queue_department,
+        queue_department=queue.department,
         departments=DEPARTMENTS,
         q=params.get("q", ""),
     )

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from models.database import make_engine, session_factory, upgrade_schema
-from models.schema import Project
+from models.schema import ConditionRow, Project
 from models.scope import scoped
-from web.queries.inbox_cities import inbox_in_cities
+from web.queries.inbox_cities import inbox_in_cities, review_queue_in_cities
 
 NOW = datetime.now(UTC)
 TODAY = NOW.date()
@@ -76,3 +76,46 @@ def test_the_api_says_the_role_held_in_each_city(tmp_path: Path) -> None:
         "cotati": {"role": "engineering", "department": ""},
         "sebastopol": {"role": "planning_manager", "department": ""},
     }
+
+
+def condition(project_id: str, number: str, department: str, submitted: str) -> ConditionRow:
+    return ConditionRow(
+        project_id=project_id, number=number, position=int(number), department=department,
+        department_key=department, text=f"Condition {number}.", gate_source="stated",
+        kind="standard", status="submitted", submitted_at=submitted,
+    )  # fmt: skip
+
+
+def test_the_review_queue_holds_each_citys_share_by_the_role_held_there(tmp_path: Path) -> None:
+    """An engineering reviewer at home who manages planning in another city reviews
+    engineering's evidence at home and every department's there, oldest first."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'app.db'}")
+    upgrade_schema(engine)
+    with session_factory(engine).begin() as db:
+        db.add_all([project("HOME-1", "cotati", 5), project("SEB-1", "sebastopol", 9)])
+        db.flush()
+        db.add_all(
+            [
+                condition("HOME-1", "1", "engineering", "2026-11-03T16:00:00+00:00"),
+                condition("HOME-1", "2", "planning", "2026-11-01T16:00:00+00:00"),
+                condition("SEB-1", "1", "planning", "2026-11-02T16:00:00+00:00"),
+                condition("SEB-1", "2", "fire", "2026-11-04T16:00:00+00:00"),
+            ]
+        )
+    roles = {"cotati": ("department_reviewer", "engineering"), "sebastopol": ("admin", "")}
+    with scoped(roles), session_factory(engine)() as db:
+        queue = review_queue_in_cities(db, roles, ("department_reviewer", "engineering"), 1, 10)
+        second = review_queue_in_cities(db, roles, ("department_reviewer", "engineering"), 2, 2)
+        alone = review_queue_in_cities(
+            db, {"cotati": roles["cotati"]}, ("department_reviewer", "engineering"), 1, 10
+        )
+    seen = [(row["project_id"], row["number"]) for row in queue.page.items]
+    assert seen == [("SEB-1", "1"), ("HOME-1", "1"), ("SEB-1", "2")]
+    assert queue.page.total == 3
+    assert [(s.department, s.cities) for s in queue.shares] == [
+        ("engineering", ["cotati"]),
+        (None, ["sebastopol"]),
+    ]
+    assert queue.department is None
+    assert [(r["project_id"], r["number"]) for r in second.page.items] == [("SEB-1", "2")]
+    assert alone.department == "engineering" and alone.page.total == 1
