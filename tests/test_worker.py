@@ -18,6 +18,7 @@ from temporalio.client import WorkflowHandle, WorkflowHistory
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import UnsandboxedWorkflowRunner
 
+from tests.polling import polls
 from tests.workflows.clock_helpers import application, open_clock, settings_for_test
 from worker import build_worker, workflow_runner
 from workflows.shot_clock import ShotClockWorkflow
@@ -64,7 +65,7 @@ async def test_a_storm_backlog_waits_on_the_sticky_queue_instead_of_timing_out(
 
 async def asleep(handle: WorkflowHandle[Any, Any]) -> WorkflowHistory:
     """The clock's history once it has armed its first timer (its opening is done)."""
-    for _ in range(200):
+    for _ in polls():
         history = await handle.fetch_history()
         if any(e.HasField("timer_started_event_attributes") for e in history.events):
             return history

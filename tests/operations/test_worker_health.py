@@ -18,6 +18,7 @@ from temporalio.testing import WorkflowEnvironment
 from models.database import make_engine, write_probe
 from operations.worker_health import WorkerHealth
 from stack.ports import free_port
+from tests.polling import polls
 from tests.workflows.clock_helpers import settings_for_test
 from worker import build_worker
 
@@ -55,7 +56,7 @@ async def test_health_and_readiness(
             await no_db.start()
             # Alive while it starts; ready once it polls.
             assert await fetch(port, "/healthz") == (200, {"status": "alive"})
-            for _ in range(100):
+            for _ in polls():
                 if worker.is_running:
                     break
                 await asyncio.sleep(0.05)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from html.parser import HTMLParser
 
+from tests.polling import polls
 from tests.web.helpers import Browser, city_today, csrf_of
 from tests.web.test_matrix import app_routes
 from web.views.form_errors import fields_named
@@ -192,7 +193,7 @@ def test_importing_a_resolution_follows_the_pattern(browser: Browser) -> None:
     )
     assert read.status_code == 303, read.text[:400]
     review = client.get(read.headers["location"])
-    for _ in range(200):
+    for _ in polls():
         if 'data-testid="import-progress"' not in review.text:
             break
         # The progress page is the middle step of the same pattern.

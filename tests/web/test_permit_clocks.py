@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from models.database import make_engine, session_factory
 from models.schema import PermitClockRow, PermitEventRow
 from settings import Settings
+from tests.polling import polls
 from tests.web.helpers import Browser, Stackish, city_today, csrf_of
 
 PM = "pm@cotati.example"
@@ -44,7 +45,7 @@ def stored(settings: Settings, clock_id: str) -> tuple[bool, int]:
 
 
 def wait_events(settings: Settings, clock_id: str, count: int) -> None:
-    for _ in range(300):
+    for _ in polls():
         if stored(settings, clock_id)[1] >= count:
             return
         time.sleep(0.05)

@@ -16,6 +16,7 @@ from models.database import make_engine, session_factory
 from models.schema import AuditRow, ConditionRow, Project
 from settings import Settings
 from tests.bad_files import blank_pdf, encrypted_pdf, zip_named_docx
+from tests.polling import polls
 from tests.resolution_pdf import write_resolution_pdf
 from tests.web.helpers import Browser, csrf_of
 from tests.word_docx import word_resolution
@@ -48,7 +49,7 @@ def _review(client, response):  # type: ignore[no-untyped-def]
     """Follow the upload to the review table, through the progress page if it shows."""
     assert response.status_code == 303, response.text[:400]
     url = response.headers["location"]
-    for _ in range(200):
+    for _ in polls():
         page = client.get(url)
         if 'data-testid="import-progress"' not in page.text:
             return url, page

@@ -27,6 +27,7 @@ from models.schema import PermitClockRow, PermitEventRow
 from models.workflow_ids import permit_clock_workflow_id
 from rules.kernel.alerts import local_instant
 from settings import Settings
+from tests.polling import polls
 from tests.workflows.clock_helpers import notice_keys, settings_for_test
 from worker import build_worker
 from workflows.permit_clock import PermitClockWorkflow
@@ -70,7 +71,7 @@ def at_8am(day: date | str) -> datetime:
     return local_instant(date.fromisoformat(str(day)), EIGHT_AM, "UTC")
 
 
-async def wait_for(check: Callable[[], Any], what: str, timeout: float = 20.0) -> None:
+async def wait_for(check: Callable[[], Any], what: str, timeout: float = 60.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not check():
         if asyncio.get_running_loop().time() > deadline:
@@ -134,7 +135,7 @@ async def query_ready(handle: WorkflowHandle[Any, Any], query: Any) -> Any:
     workflow task yet."""
     from temporalio.service import RPCError, RPCStatusCode
 
-    for _ in range(100):
+    for _ in polls():
         try:
             return await handle.query(query)
         except RPCError as err:

@@ -20,6 +20,7 @@ from activities.mail import NOTICE_KEY_HEADER
 from models.permit_clock import PermitEvent, PermitEventInput
 from rules.permit_clocks import reminder_plan
 from tests.conftest import start_time_skipping_server
+from tests.polling import polls
 from tests.workflows.clock_helpers import settings_for_test
 from tests.workflows.permit_helpers import (
     PermitHarness,
@@ -173,7 +174,7 @@ async def test_a_multi_year_map_continues_as_new_with_its_state(
             latest = h.env.client.get_workflow_handle(handle.id)
             return (await latest.describe()).run_id != first_run
 
-        for _ in range(100):
+        for _ in polls():
             if await continued():
                 break
             await asyncio.sleep(0.1)

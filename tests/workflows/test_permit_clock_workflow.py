@@ -14,6 +14,7 @@ import pytest
 from temporalio.client import WorkflowUpdateFailedError
 
 from models.permit_clock import PermitClockSummary, PermitEvent, PermitEventInput
+from tests.polling import polls
 from tests.workflows.clock_helpers import outbox_messages
 from tests.workflows.permit_helpers import (
     PermitHarness,
@@ -151,7 +152,7 @@ async def test_a_sign_permit_follows_its_companion_building_permit(
     async def sign_due() -> str:
         return (await sp.query(PermitClockWorkflow.clock))["due_date"]
 
-    for _ in range(100):
+    for _ in polls():
         if await sign_due() == bp_expiry:
             break
         await asyncio.sleep(0.1)

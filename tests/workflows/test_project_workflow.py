@@ -37,6 +37,7 @@ from models.workflow_ids import project_workflow_id
 from rules.kernel.alerts import local_instant
 from rules.kernel.calendars import calendar_for
 from tests.conftest import start_time_skipping_server
+from tests.polling import polls
 from tests.workflows.clock_helpers import notice_keys, outbox_messages, settings_for_test
 from tests.workflows.test_shot_clock_workflow import query_when_ready, wait_for
 from worker import build_worker
@@ -470,7 +471,7 @@ async def test_continue_as_new_keeps_conditions_audit_and_sent_notices(
             lambda: any(k.startswith("digest:weekly") for k in h.sent(start.info.project_id)),
             "a digest",
         )
-        for _ in range(100):
+        for _ in polls():
             if (await handle.describe()).run_id != first_run:
                 break
             await __import__("asyncio").sleep(0.1)

@@ -125,7 +125,7 @@ async def test_a_decision_after_the_federal_date_is_late_and_flags_risk(
     )
     assert result.clock["status"] == "decided_on_time"
     assert result.clock["conservative_status"] == "decided_late"
-    final = await asyncio.wait_for(handle.result(), timeout=15)
+    final = await asyncio.wait_for(handle.result(), timeout=60)
     assert final["conservative_status"] == "decided_late"
     await wait_for(
         lambda: harness.row(app.application_id).conservative_status == "decided_late",

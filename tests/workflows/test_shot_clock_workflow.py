@@ -38,6 +38,7 @@ from rules.kernel.alerts import local_instant
 from rules.shot_clock.engine import compute_json
 from settings import Settings
 from tests.conftest import start_time_skipping_server
+from tests.polling import polls
 from tests.workflows.clock_helpers import application, notice_keys, open_clock, settings_for_test
 from worker import build_worker
 from workflows.clock_common import ONE_RECORD_AT_OPENING
@@ -89,7 +90,7 @@ def today() -> date:
     return datetime.now().astimezone().date()
 
 
-async def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -> None:
+async def wait_for(check: Callable[[], Any], what: str, timeout: float = 60.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not check():
         if asyncio.get_running_loop().time() > deadline:
@@ -132,7 +133,7 @@ async def summary(handle: WorkflowHandle[Any, Any]) -> ClockSummary:
 
 
 async def query_when_ready(handle: WorkflowHandle[Any, Any], query: Any) -> Any:
-    for _ in range(100):
+    for _ in polls():
         try:
             return await handle.query(query)
         except RPCError as err:
@@ -324,7 +325,7 @@ async def test_expiry_escalates_and_flags_deemed_approval_risk(harness: Harness)
         desc = await handle.describe()
         return desc.typed_search_attributes.get(DEEMED_APPROVAL_RISK) is True
 
-    for _ in range(100):
+    for _ in polls():
         if await flagged():
             break
         await asyncio.sleep(0.05)
@@ -372,7 +373,7 @@ async def test_deemed_approved_starts_the_judicial_review_countdown(harness: Har
         key = f"judicial-review:{review_by}:{offset}"
         await wait_for(lambda key=key: key in harness.sent(app.application_id), key)
     # Nothing is left to watch: the workflow completes with the final clock.
-    final = await asyncio.wait_for(handle.result(), timeout=15)
+    final = await asyncio.wait_for(handle.result(), timeout=60)
     assert final["status"] == "deemed_approved"
 
 
@@ -503,7 +504,7 @@ async def test_continue_as_new_keeps_timeline_and_sent_notices(
         async def continued() -> bool:
             return (await handle.describe()).run_id != first_run
 
-        for _ in range(100):
+        for _ in polls():
             if await continued():
                 break
             await asyncio.sleep(0.1)
