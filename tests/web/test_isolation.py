@@ -263,17 +263,24 @@ def test_opening_in_another_city_is_refused_as_unknown(world: Any) -> None:
     }
 
 
+def holding(settings: Any, email: str, **roles: tuple[str, str]) -> None:
+    """A new person holding a (role, department) in each city named."""
+    add_user(settings, email, "planning_manager")
+    sessions = session_factory(make_engine(settings.database_url))
+    with sessions() as s:
+        user_id = s.query(User).filter_by(email=email).one().id
+    for key, (role, department) in roles.items():
+        grant(sessions, user_id, key, role, department)
+
+
 def test_a_person_holds_a_different_role_in_each_city(world: Any) -> None:
     """A contract manager: project manager in Cotati, administrator in Sebastopol. About a
     record, they act with their role in its city."""
     client, _ = world
     settings = client.app.state.ctx.settings
-    add_user(settings, "contract@firm.example", "project_manager")
-    sessions = session_factory(make_engine(settings.database_url))
-    with sessions() as s:
-        user_id = s.query(User).filter_by(email="contract@firm.example").one().id
-    grant(sessions, user_id, "cotati", "project_manager")
-    grant(sessions, user_id, "sebastopol", "admin")
+    holding(
+        settings, "contract@firm.example", cotati=("project_manager", ""), sebastopol=("admin", "")
+    )
     with standalone_client(settings) as person:
         assert log_in(person, "contract@firm.example").status_code == 303
         assert person.get("/admin/jurisdictions/sebastopol").status_code == 200
@@ -285,12 +292,12 @@ def test_a_person_holds_a_different_role_in_each_city(world: Any) -> None:
 def test_the_dashboards_review_queue_follows_the_role_held_in_each_city(world: Any) -> None:
     client, _ = world
     settings = client.app.state.ctx.settings
-    add_user(settings, "reviewer@firm.example", "planning_manager")
-    sessions = session_factory(make_engine(settings.database_url))
-    with sessions() as s:
-        user_id = s.query(User).filter_by(email="reviewer@firm.example").one().id
-    grant(sessions, user_id, "cotati", "department_reviewer", "engineering")
-    grant(sessions, user_id, "sebastopol", "planning_manager")
+    holding(
+        settings,
+        "reviewer@firm.example",
+        cotati=("department_reviewer", "engineering"),
+        sebastopol=("planning_manager", ""),
+    )
     with standalone_client(settings) as person:
         assert log_in(person, "reviewer@firm.example").status_code == 303
         page = person.get("/")
