@@ -235,6 +235,7 @@ def grant(p: Pass, event: PermitEvent, due: date | None) -> None:
     p.ext_used += 1
     if ext.unit == "months":
         p.ext_months += amount
+        p.ext_grants.append((event.date, amount))
     p.pending_request = None
     effect = (
         f"extends by {plural(amount, ext.unit)} from {_BASE_WORDS[base_kind]} {iso(base)}: "

@@ -228,11 +228,24 @@ class Cure:
 
 
 @dataclass(frozen=True)
+class NotStacked:
+    """A statute's own extension is not added where the city already extended the
+    clock, between `granted_from` and `granted_before`, by at least `months` (Gov. Code
+    65914.4(b)). The months granted in that time are taken together: the reading that
+    excludes the most clocks, so the earliest expiry."""
+
+    granted_from: date
+    granted_before: date
+    months: int
+    citation: str
+
+
+@dataclass(frozen=True)
 class StatutoryExtension:
     """An extension by operation of law (e.g. Gov. Code 65914.4, AB 2729 of 2024): a clock
     of a listed rule that started before `started_before`, whose expiry on `in_effect_on`
     is on or after that day and before `expiring_before`, gets `months` more, outside the
-    discretionary cap, without a request."""
+    discretionary cap, without a request (unless `not_stacked` excludes it)."""
 
     id: str
     title: str
@@ -246,6 +259,7 @@ class StatutoryExtension:
     source: str
     verified_on: date
     provisional_note: str = ""
+    not_stacked: NotStacked | None = None
 
 
 @dataclass(frozen=True)

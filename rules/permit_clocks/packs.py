@@ -49,6 +49,7 @@ from rules.permit_clocks.pack_records import (  # noqa: F401 (re-exported)
     Fact,
     HardStop,
     ItemsRule,
+    NotStacked,
     Pack,
     PackError,
     Pauses,
@@ -547,6 +548,7 @@ def statutory_extension(raw: Any, at: str) -> StatutoryExtension:
             "read_at",
             "verified_on",
             "provisional_note",
+            "not_stacked",
         },
         at,
     )
@@ -567,6 +569,27 @@ def statutory_extension(raw: Any, at: str) -> StatutoryExtension:
         source=need(raw, "source", str, at),
         verified_on=verified_on,
         provisional_note=opt(raw, "provisional_note", str, at) or "",
+        not_stacked=_not_stacked(raw.get("not_stacked"), f"{at}.not_stacked"),
+    )
+
+
+def _not_stacked(raw: Any, at: str) -> NotStacked | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise PackError(f"{at}: expected an object")
+    known(raw, {"granted_from", "granted_before", "months", "citation"}, at)
+    granted_from = pack_date(raw, "granted_from", at)
+    granted_before = pack_date(raw, "granted_before", at)
+    if granted_from is None or granted_before is None:
+        raise PackError(f"{at}: needs 'granted_from' and 'granted_before'")
+    if granted_before <= granted_from:
+        raise PackError(f"{at}.granted_before: must be after granted_from")
+    return NotStacked(
+        granted_from,
+        granted_before,
+        required_positive(raw, "months", at),
+        need(raw, "citation", str, at),
     )
 
 

@@ -79,6 +79,7 @@ class Pass:
     denied_on: date | None = None
     ext_used: int = 0
     ext_months: int = 0
+    ext_grants: list[tuple[date, int]] = field(default_factory=list)  # (granted on, months)
     hard_stop: date | None = None
     met_date: date | None = None
     completion: date | None = None

@@ -2,13 +2,15 @@
 like): applied to every clock that qualifies, with a ledger line and no request, and
 outside the discretionary cap (the hard stop moves with them). Eligibility is read on
 the day the statute took effect: the clock started before `started_before` and its
-expiry that day falls on or after it and before `expiring_before`. A
-`statutory_extension` event (months, citation) records one the pack does not hold."""
+expiry that day falls on or after it and before `expiring_before`; a statute that does
+not stack on the city's own extensions (65914.4(b)) adds nothing where those reached its
+threshold. A `statutory_extension` event (months, citation) records one the pack does
+not hold."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from rules.kernel.counting import add_months, iso
@@ -38,10 +40,46 @@ def apply_due(p: Pass, today: date | None) -> None:
         if ext.id in p.statutory_seen or (today is not None and today < ext.in_effect_on):
             continue
         p.statutory_seen.add(ext.id)
-        if _eligible(p, ext, p.facts):
+        if _eligible(p, ext, p.facts) and not _stacked(p, ext):
             _extend(p, ext.in_effect_on, ext.months, ext.citation, ext.title)
             if ext.provisional_note:
                 p.provisional_notes.append(f"{ext.id}: {ext.provisional_note}")
+
+
+def _stacked(p: Pass, ext: StatutoryExtension) -> bool:
+    """Whether the city's own extensions already stand in for this one (Gov. Code
+    65914.4(b)): if so, a ledger line says why the statute adds nothing."""
+    rule = ext.not_stacked
+    if rule is None:
+        return False
+    grants = [
+        (day, months)
+        for day, months in p.ext_grants
+        if rule.granted_from <= day < rule.granted_before
+    ]
+    total = sum(months for _, months in grants)
+    if total < rule.months:
+        return False
+    when = ", ".join(f"{plural(m, 'months')} on {iso(day)}" for day, m in grants)
+    p.line(
+        ext.in_effect_on,
+        "statutory_extension",
+        f"not extended by operation of law ({ext.title}): the city already extended it "
+        f"by {plural(total, 'months')} between {iso(rule.granted_from)} and "
+        f"{iso(rule.granted_before - timedelta(days=1))} ({when}), and the statute adds "
+        f"nothing to an extension of at least {plural(rule.months, 'months')} given then",
+        0,
+        rule.citation,
+    )
+    if all(months < rule.months for _, months in grants):
+        p.warn(
+            None,
+            f"{ext.id}: the city's extensions of {when} are taken together as at least "
+            f"{plural(rule.months, 'months')}, so {rule.citation} adds nothing; if only "
+            f"a single extension of {plural(rule.months, 'months')} counts, the statute "
+            f"adds {plural(ext.months, 'months')} (ask counsel)",
+        )
+    return True
 
 
 def _eligible(p: Pass, ext: StatutoryExtension, facts: Mapping[str, object]) -> bool:

@@ -5,9 +5,11 @@ arithmetic; day counts exclude the first day (Code Civ. Proc. 12)."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from rules.permit_clocks import compute_permit_clock
+from rules.permit_clocks.packs import PERMIT_PACKS
 
 MAP = "ca_tentative_map_expiry"
 
@@ -143,7 +145,7 @@ def test_ab_2729_extends_a_map_18_months_without_a_request_outside_the_cap() -> 
         "2025-01-01",
         "Gov. Code 65914.4 (AB 2729, Stats. 2024, ch. 737)",
     )
-    assert r["provisional"] is True  # the enacted text of 65914.4 was not read
+    assert r["provisional"] is True  # 65914.4 was read only in an unofficial copy
 
 
 def test_ab_2729_does_not_reach_a_map_approved_after_2023_or_expiring_later() -> None:
@@ -160,6 +162,59 @@ def test_ab_2729_does_not_reach_a_map_approved_after_2023_or_expiring_later() ->
         MAP, [ev("approved", "2022-09-01")], facts={"ordinance_months": 12, "housing": False}
     )
     assert other["due_date"] == "2025-09-01"  # not a housing entitlement
+
+
+def extended(approved: str, *grants: tuple[str, int]) -> list[dict[str, Any]]:
+    """A map approved on `approved` with 36 months, and each (day, months) granted on a
+    request made the day before."""
+    events = [ev("approved", approved)]
+    for day, months in grants:
+        asked = date.fromisoformat(day) - timedelta(days=1)
+        events += [
+            ev("extension_requested", asked.isoformat()),
+            ev("extension_granted", day, months=months),
+        ]
+    return events
+
+
+def test_ab_2729_does_not_stack_on_18_months_the_city_gave_in_2024() -> None:
+    # Approved 2021-03-01 + 36 months = 2024-03-01; the city grants 18 months on
+    # 2024-02-01: 2025-09-01. On 2025-01-01 it is in effect and expires before
+    # 2025-12-31, but 65914.4(b) adds nothing where the city gave 18 months in 2024.
+    # Under the pack before (b) was encoded it ran to 2025-09-01 + 18 = 2027-03-01.
+    events = extended("2021-03-01", ("2024-02-01", 18))
+    r = compute(MAP, events, facts={"ordinance_months": 12}, as_of="2025-10-01")
+    assert (r["due_date"], r["status"]) == ("2025-09-01", "lapsed")
+    assert r["extensions"]["statutory_months"] == 0
+    line = next(li for li in r["ledger"] if li["event"] == "statutory_extension")
+    assert line["rule"] == "Gov. Code 65914.4(b)"
+    assert "already extended it by 18 months between 2024-01-01 and 2024-12-31" in line["effect"]
+    frozen = compute(
+        MAP, events, facts={"ordinance_months": 12}, rule_version="california@2026.12.6"
+    )
+    assert frozen["due_date"] == "2027-03-01"
+
+
+def test_ab_2729_adds_its_months_to_less_than_18_granted_in_2024() -> None:
+    # Approved 2020-09-01 + 36 = 2023-09-01; 12 months granted 2023-08-01 (before 2024):
+    # 2024-09-01; 12 more on 2024-08-01: 2025-09-01. Only 12 months fall in 2024, so the
+    # statute adds 18: 2027-03-01.
+    events = extended("2020-09-01", ("2023-08-01", 12), ("2024-08-01", 12))
+    r = compute(MAP, events, facts={"ordinance_months": 12})
+    assert r["due_date"] == "2027-03-01"
+    assert r["extensions"]["statutory_months"] == 18
+
+
+def test_ab_2729_takes_the_2024_grants_together_and_names_the_other_reading() -> None:
+    # Approved 2021-01-15 + 36 = 2024-01-15; 6 months on 2024-01-10: 2024-07-15; 12 on
+    # 2024-07-01: 2025-07-15. Together 18 months in 2024: the statute adds nothing (the
+    # earlier date); read as needing one grant of 18 months it would add 18 (a warning).
+    events = extended("2021-01-15", ("2024-01-10", 6), ("2024-07-01", 12))
+    r = compute(MAP, events, facts={"ordinance_months": 12})
+    assert r["due_date"] == "2025-07-15"
+    assert any(
+        "taken together" in w and "a single extension of 18 months" in w for w in r["warnings"]
+    ), r["warnings"]
 
 
 def test_a_statutory_extension_event_records_one_the_pack_lacks() -> None:
@@ -318,7 +373,7 @@ def test_a_clock_pinned_to_the_earlier_pack_keeps_its_rules() -> None:
     old = compute(MAP, events, rule_version="california@2026.12.1")
     assert (old["due_date"], old["rule_version"]) == ("2028-07-01", "california@2026.12.1")
     assert any("frozen when the clock opened" in w for w in old["warnings"])
-    now = compute(MAP, events, rule_version=old["rule_version"].replace("12.1", "12.6"))
+    now = compute(MAP, events, rule_version=f"california@{PERMIT_PACKS['california'].version}")
     assert now["due_date"] == "2028-09-29"
     assert not any("frozen" in w for w in now["warnings"])
     ab2729 = compute(
