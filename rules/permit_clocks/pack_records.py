@@ -260,6 +260,10 @@ class StatutoryExtension:
     verified_on: date
     provisional_note: str = ""
     not_stacked: NotStacked | None = None
+    # A clock that lapsed on or after this day, before `in_effect_on`, is extended on
+    # the later reading of a statute that names entitlements "in effect on" this day:
+    # the clock keeps its date and warns what that reading would give.
+    lapsed_since: date | None = None
 
 
 @dataclass(frozen=True)

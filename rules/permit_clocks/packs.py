@@ -549,6 +549,7 @@ def statutory_extension(raw: Any, at: str) -> StatutoryExtension:
             "verified_on",
             "provisional_note",
             "not_stacked",
+            "lapsed_since",
         },
         at,
     )
@@ -570,6 +571,7 @@ def statutory_extension(raw: Any, at: str) -> StatutoryExtension:
         verified_on=verified_on,
         provisional_note=opt(raw, "provisional_note", str, at) or "",
         not_stacked=_not_stacked(raw.get("not_stacked"), f"{at}.not_stacked"),
+        lapsed_since=pack_date(raw, "lapsed_since", at),
     )
 
 

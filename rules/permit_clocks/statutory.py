@@ -40,10 +40,36 @@ def apply_due(p: Pass, today: date | None) -> None:
         if ext.id in p.statutory_seen or (today is not None and today < ext.in_effect_on):
             continue
         p.statutory_seen.add(ext.id)
-        if _eligible(p, ext, p.facts) and not _stacked(p, ext):
-            _extend(p, ext.in_effect_on, ext.months, ext.citation, ext.title)
-            if ext.provisional_note:
-                p.provisional_notes.append(f"{ext.id}: {ext.provisional_note}")
+        if _eligible(p, ext, p.facts):
+            if not _stacked(p, ext):
+                _extend(p, ext.in_effect_on, ext.months, ext.citation, ext.title)
+                if ext.provisional_note:
+                    p.provisional_notes.append(f"{ext.id}: {ext.provisional_note}")
+        else:
+            _lapsed_reading(p, ext)
+
+
+def _lapsed_reading(p: Pass, ext: StatutoryExtension) -> None:
+    """A clock that lapsed after `lapsed_since` but before the statute took effect keeps
+    its date (the earlier reading) and names the reading that would revive it."""
+    since = ext.lapsed_since
+    due = p.effective_due()
+    if since is None or due is None or p.start_date is None or p.terminated is not None:
+        return
+    if p.state in ("met", "met_late", "answered") or not since <= due < ext.in_effect_on:
+        return
+    if ext.started_before is not None and p.start_date >= ext.started_before:
+        return
+    if not all(c.holds_for(p.facts, None) for c in ext.when):
+        return
+    p.warn(
+        None,
+        f"{ext.id}: it lapsed on {iso(due)}, before {ext.citation} took effect on "
+        f"{iso(ext.in_effect_on)}, so the statute is not applied; read as reaching an "
+        f"entitlement in effect on {iso(since)} that lapsed before then, it would run "
+        f"{plural(ext.months, 'months')} more, to {iso(add_months(due, ext.months))} "
+        "(ask counsel)",
+    )
 
 
 def _stacked(p: Pass, ext: StatutoryExtension) -> bool:

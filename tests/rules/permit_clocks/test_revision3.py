@@ -217,6 +217,23 @@ def test_ab_2729_takes_the_2024_grants_together_and_names_the_other_reading() ->
     ), r["warnings"]
 
 
+def test_a_map_that_lapsed_during_2024_keeps_its_date_and_names_the_reviving_reading() -> None:
+    # Approved 2022-01-10 + 24 months = 2024-01-10: in effect on 2024-01-01, lapsed before
+    # 65914.4 took effect on 2025-01-01. The earlier reading keeps 2024-01-10; the other
+    # (an entitlement "in effect on January 1, 2024" is covered) gives 2025-07-10.
+    r = compute(MAP, [ev("approved", "2022-01-10")], as_of="2025-02-01")
+    assert (r["due_date"], r["status"]) == ("2024-01-10", "lapsed")
+    (warning,) = [w for w in r["warnings"] if w.startswith("ab2729_2024")]
+    assert "it lapsed on 2024-01-10" in warning and "to 2025-07-10" in warning
+    # Lapsed in 2023 (not in effect on 2024-01-01), or not housing: no such reading.
+    for events, facts in (
+        ([ev("approved", "2021-06-10")], {}),
+        ([ev("approved", "2022-06-10")], {"housing": False}),
+    ):
+        other = compute(MAP, events, facts=facts, as_of="2025-02-01")
+        assert not any(w.startswith("ab2729_2024") for w in other["warnings"])
+
+
 def test_a_statutory_extension_event_records_one_the_pack_lacks() -> None:
     # 2026-04-14 + 24 months = 2028-04-14; a statute of 2027 adds 12 months: 2029-04-14,
     # outside the cap (72 months left, hard stop 2029-04-14 + 72 months = 2035-04-14).
