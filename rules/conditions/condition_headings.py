@@ -122,7 +122,7 @@ def classify_headings(
             if starts_with_label(lines[j], styles):
                 break
         if ok:
-            kinds[i] = _heading_kind(body, ms, have_department)
+            kinds[i] = heading_kind(body, ms, have_department)
             have_department = have_department or kinds[i] == "department"
     return kinds
 
@@ -144,7 +144,7 @@ def _is_preamble_sentence(
     )
 
 
-def _heading_kind(body: str, ms: MilestoneSet, have_department: bool) -> str:
+def heading_kind(body: str, ms: MilestoneSet, have_department: bool) -> str:
     """A department (who clears: a division, district or agency, often with a phone line), or
     a section: a milestone section gives its gate, a topic section ("GENERAL") none."""
     text = body.lower()

@@ -105,7 +105,7 @@ def parse_resolution(
         warnings.append(
             "No 'Conditions of Approval' heading or introduction found; the whole text was read"
         )
-    region, repaired = repair_numbers(drop_running_lines(conditions_lines(lines, start, end)))
+    region, repaired = repair_numbers(drop_running_lines(conditions_lines(lines, start, end), ms))
     styles = number_style(region)
     region = join_wrapped(region, styles)
     outline = OutlineReader(ms, region, warnings, styles)

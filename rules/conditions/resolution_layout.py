@@ -8,8 +8,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from rules.conditions.condition_headings import PHONE, caps, heading_shape, section_heading
+from rules.conditions.condition_headings import (
+    PHONE,
+    caps,
+    heading_kind,
+    heading_shape,
+    section_heading,
+)
 from rules.conditions.condition_labels import TERMINAL, starts_with_label
+from rules.conditions.gates import DEFAULT, MilestoneSet
 from rules.conditions.page_furniture import continues
 
 # ------------------------------------------------------------------ normalisation
@@ -38,11 +45,12 @@ def strip_markers(text: str) -> list[str]:
     return out
 
 
-def drop_running_lines(lines: list[str]) -> list[str]:
+def drop_running_lines(lines: list[str], ms: MilestoneSet = DEFAULT) -> list[str]:
     """Remove running headers/footers: a short line printed on several pages. Where such a
     line carries on the sentence above it, it is the words of a condition (a formula's
     wrapped tail, "satisfaction of the City Engineer.") and stays; so do the section
-    headings a resolution repeats under each department ("PRIOR TO OCCUPANCY")."""
+    headings a resolution repeats under each department ("PRIOR TO OCCUPANCY") and the
+    departments it repeats under each milestone."""
     counts = Counter(lines)
     running = {
         line
@@ -55,18 +63,23 @@ def drop_running_lines(lines: list[str]) -> list[str]:
     out: list[str] = []
     for i, line in enumerate(lines):
         above = next((kept for kept in reversed(out) if kept.strip()), "")
-        if line not in running or continues(above, line) or _heads_conditions(lines, i):
+        if line not in running or continues(above, line) or _heads_conditions(lines, i, ms):
             out.append(line)
     return out
 
 
-def _heads_conditions(lines: list[str], i: int) -> bool:
-    """A department or section heading over the conditions that follow it (directly, or
-    after one more heading): a resolution ordered by milestone repeats its departments'
+def _heads_conditions(lines: list[str], i: int, ms: MilestoneSet) -> bool:
+    """A department or milestone heading over the conditions that follow it (directly,
+    or after one more heading): a resolution ordered by milestone repeats its departments'
     names under each one. A running header carries a page, a date or "Resolution No.";
-    a department's phone number does not count."""
+    a department's phone number does not count. A repeated heading that names neither a
+    department nor a milestone ("CITY OF ALBA", the project's name) is the running header
+    of text that lost its page breaks, however often it falls between two conditions."""
     line = lines[i]
-    if heading_shape(line) is None or _HEADERISH.search(line):
+    body = heading_shape(line)
+    if body is None or _HEADERISH.search(line):
+        return False
+    if heading_kind(body, ms, True) == "section" and not ms.detect(body, heading=True):
         return False
     if any(c.isdigit() for c in PHONE.sub("", line)):
         return False

@@ -527,6 +527,26 @@ def test_headings_repeated_under_each_part_keep_their_departments_and_gates(
     assert [(c.department, c.gates[0]) for c in parsed.conditions] == expected
 
 
+def test_a_running_header_in_text_without_page_breaks_heads_no_conditions() -> None:
+    """Text pasted from a PDF loses its page breaks but keeps each page's header. Where
+    the header ("CITY OF ALBA") falls between two conditions it is still furniture: it
+    names neither a department nor a milestone, so no condition takes it as a section."""
+    lines, n = ["PLANNING DIVISION"], 0
+    for part in range(3):
+        if part == 2:
+            lines.append("ENGINEERING DIVISION")
+        for _ in range(4):
+            n += 1
+            lines.append(f"{n}. The applicant shall provide item {n} prior to occupancy.")
+        lines.append("CITY OF ALBA")
+    parsed = parse_resolution(HEAD + "\n".join(lines))
+    assert len(parsed.conditions) == 12
+    assert {c.section for c in parsed.conditions} == {None}
+    assert [c.department for c in parsed.conditions] == ["PLANNING DIVISION"] * 8 + [
+        "ENGINEERING DIVISION"
+    ] * 4
+
+
 def test_the_jurisdictions_own_names_route_the_department() -> None:
     words = "to the satisfaction of the Rancho Adobe Fire Protection District"
     assert department_in_words(words) is None
